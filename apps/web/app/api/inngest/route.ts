@@ -1,0 +1,26 @@
+/**
+ * The Inngest endpoint. Used only in `inngest` job mode; the same functions run in the embedded runner
+ * otherwise. Inngest verifies requests with INNGEST_SIGNING_KEY.
+ */
+import { createExtractionFunction } from '@memory/jobs';
+import { serve } from 'inngest/next';
+import { getRuntime } from '@/lib/runtime';
+
+const lazy = getRuntime;
+let handlers: ReturnType<typeof serve> | null = null;
+
+async function get() {
+  if (!handlers) {
+    const rt = await lazy();
+    handlers = serve({
+      client: rt.inngest,
+      functions: [createExtractionFunction(rt.inngest, async () => rt.jobDeps)],
+    });
+  }
+  return handlers;
+}
+
+type Ctx = { params: Promise<Record<string, never>> };
+export const GET = async (req: Request, ctx: Ctx) => ((await get()).GET as (r: Request, c: Ctx) => Promise<Response>)(req, ctx);
+export const POST = async (req: Request, ctx: Ctx) => ((await get()).POST as (r: Request, c: Ctx) => Promise<Response>)(req, ctx);
+export const PUT = async (req: Request, ctx: Ctx) => ((await get()).PUT as (r: Request, c: Ctx) => Promise<Response>)(req, ctx);

@@ -1,0 +1,15 @@
+import { listMemories, listMemoriesQuery } from '@memory/core';
+import { json, readQuery, requireTenant, route } from '@/lib/http';
+
+export const GET = route(async (ctx) => {
+  const auth = await requireTenant(ctx);
+  const q = readQuery(ctx.req, listMemoriesQuery);
+  const page = await listMemories(ctx.rt.db, auth, {
+    externalUserId: q.external_user_id,
+    limit: q.limit,
+    cursor: q.cursor,
+    status: q.status,
+    category: q.category,
+  });
+  return json({ data: page, request_id: ctx.requestId, timestamp: new Date().toISOString() });
+});

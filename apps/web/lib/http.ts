@@ -1,0 +1,102 @@
+/**
+ * Thin-handler plumbing: every /v1 handler is `route(async (ctx) => ...)`. It gives the handler a request
+ * id, the runtime and helpers to authenticate and parse; it renders every thrown error as problem+json.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  Errors,
+  type FieldError,
+  LIMITS,
+  type TenantAuth,
+  authenticateApiKey,
+  constantTimeEqual,
+  describeError,
+  toProblem,
+} from '@memory/core';
+import type { z } from 'zod';
+import { type Runtime, getRuntime } from './runtime';
+
+export interface RouteContext<P> {
+  req: Request;
+  rt: Runtime;
+  requestId: string;
+  params: P;
+}
+
+type Handler<P> = (ctx: RouteContext<P>) => Promise<Response>;
+
+export function route<P = Record<string, never>>(handler: Handler<P>) {
+  return async (req: Request, segment: { params: Promise<P> }): Promise<Response> => {
+    const requestId = randomUUID();
+    let rt: Runtime | null = null;
+    try {
+      rt = await getRuntime();
+      const res = await handler({ req, rt, requestId, params: await segment.params });
+      res.headers.set('X-Request-Id', requestId);
+      return res;
+    } catch (err) {
+      const { problem, unexpected } = toProblem(err, requestId, new URL(req.url).pathname);
+      if (unexpected) {
+        // Name, SQLSTATE and message only: never request bodies, keys or memory content.
+        rt?.log.error({ request_id: requestId, ...describeError(err) }, 'unhandled error');
+      }
+      return Response.json(problem.body, { status: problem.status, headers: { ...problem.headers, 'X-Request-Id': requestId } });
+    }
+  };
+}
+
+export async function requireTenant(ctx: RouteContext<unknown>): Promise<TenantAuth> {
+  const header = ctx.req.headers.get('authorization') ?? '';
+  const match = /^ApiKey\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw Errors.unauthorized();
+  const auth = await authenticateApiKey(ctx.rt.db, match[1]);
+  if (!auth) throw Errors.unauthorized('The API key is unknown or revoked.');
+  return auth;
+}
+
+/** The admin API exists only when MEMORY_ADMIN_TOKEN is configured; otherwise it answers 404. */
+export function requireAdmin(ctx: RouteContext<unknown>): void {
+  const token = ctx.rt.config.adminToken;
+  if (!token) throw Errors.notFound('This resource');
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(ctx.req.headers.get('authorization') ?? '');
+  if (!match || !constantTimeEqual(match[1], token)) throw Errors.adminUnauthorized();
+}
+
+export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
+  const type = req.headers.get('content-type');
+  if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) throw Errors.unsupportedMediaType();
+  const declared = Number(req.headers.get('content-length') ?? 0);
+  if (declared > LIMITS.bodyBytes) throw Errors.payloadTooLarge(LIMITS.bodyBytes);
+  const text = await req.text();
+  if (Buffer.byteLength(text) > LIMITS.bodyBytes) throw Errors.payloadTooLarge(LIMITS.bodyBytes);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw Errors.invalidJson();
+  }
+  return validate(schema, raw);
+}
+
+export function readQuery<S extends z.ZodType>(req: Request, schema: S): z.output<S> {
+  const params = Object.fromEntries(new URL(req.url).searchParams.entries());
+  return validate(schema, params);
+}
+
+export function validate<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const errors: FieldError[] = parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
+  throw Errors.validation(errors);
+}
+
+function formatPath(path: PropertyKey[]): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out || '(body)';
+}
+
+export const json = (body: unknown, init: ResponseInit = {}) => Response.json(body, init);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (v: string) => UUID.test(v);

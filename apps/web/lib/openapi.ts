@@ -1,0 +1,162 @@
+/**
+ * The OpenAPI 3.1 document, generated from the zod schemas the handlers validate with
+ * (OpenAPI 3.1 schemas are JSON Schema 2020-12, which zod emits natively).
+ */
+import {
+  ADD_STATUSES,
+  LIMITS,
+  addRequest,
+  addResponse,
+  createTenantRequest,
+  createTenantResponse,
+  exportQuery,
+  extractionJob,
+  listMemoriesQuery,
+  memoryPage,
+  problemSchema,
+  retrieveRequest,
+  retrieveResponse,
+} from '@memory/core';
+import { z } from 'zod';
+
+type Io = 'input' | 'output';
+
+function schema(s: z.ZodType, io: Io): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(s, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+  return rest;
+}
+
+const envelope = (data: z.ZodType) =>
+  z.object({ data, request_id: z.string().uuid(), timestamp: z.string().datetime() });
+
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: schema(problemSchema, 'output') } },
+});
+
+const ok = (s: z.ZodType, description = 'OK') => ({ description, content: { 'application/json': { schema: schema(s, 'output') } } });
+
+const tenantErrors = {
+  '401': problem('Missing or invalid API key (code `unauthorized`).'),
+  '422': problem('Validation failed (code `validation_failed`); `errors[]` lists each field.'),
+};
+
+function queryParams(s: z.ZodObject) {
+  const json = schema(s, 'input') as { properties: Record<string, unknown>; required?: string[] };
+  return Object.entries(json.properties).map(([name, sch]) => ({
+    name,
+    in: 'query',
+    required: json.required?.includes(name) ?? false,
+    schema: sch,
+  }));
+}
+
+export function buildOpenApiDocument(serverUrl?: string) {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Memory Service API',
+      version: '1.0.0',
+      description:
+        'Long-term memory for AI products: send conversations, get durable memories back as a prompt-ready block. ' +
+        'Errors are RFC 9457 problem details with a stable `code`. See docs/ in the repository for every choice the spec left open.',
+    },
+    servers: serverUrl ? [{ url: serverUrl }] : [],
+    components: {
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`Authorization: ApiKey <key>`' },
+        AdminToken: { type: 'http', scheme: 'bearer', description: '`Authorization: Bearer <MEMORY_ADMIN_TOKEN>`' },
+      },
+    },
+    security: [{ ApiKey: [] }],
+    paths: {
+      '/v1/memories/add': {
+        post: {
+          operationId: 'addMemories',
+          summary: 'Queue extraction of memories from a conversation',
+          description:
+            `The quality gate decides the \`status\` (${ADD_STATUSES.join(', ')}); \`job_id\` is non-null exactly when status is \`queued\`. ` +
+            `Send \`Idempotency-Key\` to retry safely: the same key and body replay the saved response (header \`Idempotent-Replayed: true\`), ` +
+            `the same key with another body is 422 \`idempotency_key_reused\`. Keys are kept ${'48'} hours by default. ` +
+            `Limits: ${LIMITS.messagesPerAdd} messages, ${LIMITS.messageChars} characters per message, body ${LIMITS.bodyBytes} bytes.`,
+          parameters: [
+            { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: LIMITS.idempotencyKeyChars } },
+          ],
+          requestBody: { required: true, content: { 'application/json': { schema: schema(addRequest, 'input') } } },
+          responses: {
+            '200': ok(addResponse, 'Accepted, passed through or blocked; `status` says which.'),
+            ...tenantErrors,
+            '409': problem('`PROV_409`: the source event id exists with a different payload.'),
+            '413': problem('Body larger than the limit.'),
+          },
+        },
+      },
+      '/v1/memories/jobs/{job_id}': {
+        get: {
+          operationId: 'getExtractionJob',
+          summary: 'Poll an extraction job',
+          description: 'Statuses: queued, running, completed (memories written), processed (nothing durable found), failed, dead.',
+          parameters: [{ name: 'job_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+          responses: { '200': ok(envelope(extractionJob)), '401': tenantErrors['401'], '404': problem('No such job for this tenant.') },
+        },
+      },
+      '/v1/memories/retrieve': {
+        post: {
+          operationId: 'retrieveMemories',
+          summary: 'Ranked memories and a prompt-ready block for a query',
+          requestBody: { required: true, content: { 'application/json': { schema: schema(retrieveRequest, 'input') } } },
+          responses: { '200': ok(retrieveResponse), ...tenantErrors },
+        },
+      },
+      '/v1/memories': {
+        get: {
+          operationId: 'listMemories',
+          summary: 'List a user’s memories, newest first, paged by cursor',
+          parameters: queryParams(listMemoriesQuery),
+          responses: { '200': ok(envelope(memoryPage)), ...tenantErrors },
+        },
+      },
+      '/v1/memories/{memory_id}': {
+        delete: {
+          operationId: 'deleteMemory',
+          summary: 'Delete a memory (archived: out of retrieval, kept in the revision ledger)',
+          parameters: [{ name: 'memory_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+          responses: {
+            '200': ok(envelope(z.object({ id: z.string().uuid(), status: z.literal('archived'), deleted: z.literal(true) }))),
+            '401': tenantErrors['401'],
+            '404': problem('No such memory for this tenant.'),
+          },
+        },
+      },
+      '/v1/users/me/export': {
+        get: {
+          operationId: 'exportUser',
+          summary: 'Complete export bundle of one end user (memories with provenance, ledger, source events, jobs)',
+          parameters: queryParams(exportQuery),
+          responses: { '200': { description: 'The bundle, see docs/export.md.' }, ...tenantErrors, '404': problem('Unknown user.') },
+        },
+      },
+      '/v1/admin/tenants': {
+        post: {
+          operationId: 'createTenant',
+          summary: 'Create a tenant and its first API key (operator only)',
+          description: 'Exists only when MEMORY_ADMIN_TOKEN is configured; answers 404 otherwise. The key is shown once.',
+          security: [{ AdminToken: [] }],
+          requestBody: { required: true, content: { 'application/json': { schema: schema(createTenantRequest, 'input') } } },
+          responses: {
+            '201': ok(createTenantResponse, 'Created'),
+            '401': problem('Wrong admin token.'),
+            '404': problem('No admin token configured.'),
+            '422': tenantErrors['422'],
+          },
+        },
+      },
+      '/v1/health': {
+        get: { operationId: 'health', summary: 'Liveness', security: [], responses: { '200': { description: '`{"status":"ok"}`' } } },
+      },
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * The process-wide services: configuration, database, job queue and runner. Kept on globalThis so every
+ * route bundle and the instrumentation hook share one database handle (PGlite allows only one).
+ */
+import {
+  type AppConfig,
+  BuiltinExtractor,
+  type JobQueue,
+  type Logger,
+  createLogger,
+  loadConfig,
+} from '@memory/core';
+import {
+  type Database,
+  type Db,
+  acquireDataDirLock,
+  createDatabase,
+  releaseDataDirLock,
+  runMigrations,
+} from '@memory/db';
+import {
+  EmbeddedQueue,
+  EmbeddedRunner,
+  type InngestClient,
+  InngestQueue,
+  type JobDeps,
+  createInngestClient,
+} from '@memory/jobs';
+
+export interface Runtime {
+  config: AppConfig;
+  database: Database;
+  db: Db;
+  log: Logger;
+  queue: JobQueue;
+  runner: EmbeddedRunner | null;
+  inngest: InngestClient;
+  jobDeps: JobDeps;
+}
+
+const holder = globalThis as unknown as { __memoryRuntime?: Promise<Runtime> };
+
+export function getRuntime(): Promise<Runtime> {
+  holder.__memoryRuntime ??= boot();
+  return holder.__memoryRuntime;
+}
+
+/** Start-up from instrumentation: a bad configuration or an unreachable database stops the process. */
+export async function bootOrExit(): Promise<void> {
+  try {
+    await getRuntime();
+  } catch (err) {
+    console.error(`memory-service: start-up failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  }
+}
+
+async function boot(): Promise<Runtime> {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel);
+  if (config.database.kind === 'pglite') acquireDataDirLock(config.database.dataDir);
+  const database = createDatabase(config.database);
+  await runMigrations(config.database, database);
+  const jobDeps: JobDeps = { db: database.db, extractor: new BuiltinExtractor() };
+  const inngest = createInngestClient(config.inngest);
+  let runner: EmbeddedRunner | null = null;
+  let queue: JobQueue;
+  if (config.jobs.mode === 'embedded') {
+    runner = new EmbeddedRunner(
+      jobDeps,
+      { pollMs: config.jobs.pollMs, leaseSeconds: config.jobs.leaseSeconds, backoffBaseMs: config.jobs.backoffBaseMs },
+      log,
+    );
+    if (config.jobs.embeddedWorker) runner.start();
+    queue = new EmbeddedQueue(runner);
+  } else {
+    queue = new InngestQueue(inngest);
+  }
+  const shutdown = async () => {
+    await runner?.stop();
+    await database.close();
+    if (config.database.kind === 'pglite') releaseDataDirLock(config.database.dataDir);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      void shutdown().finally(() => process.exit(0));
+    });
+  }
+  log.info(
+    { database: database.describe, job_mode: config.jobs.mode, embedded_worker: Boolean(runner && config.jobs.embeddedWorker) },
+    'memory service ready',
+  );
+  return { config, database, db: database.db, log, queue, runner, inngest, jobDeps };
+}

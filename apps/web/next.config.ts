@@ -1,0 +1,25 @@
+import type { NextConfig } from 'next';
+
+const config: NextConfig = {
+  // Workspace packages ship TypeScript sources; Next compiles them with the app.
+  transpilePackages: ['@memory/core', '@memory/db', '@memory/jobs'],
+  // PGlite loads its WASM and data files from its own package directory at run time.
+  serverExternalPackages: ['@electric-sql/pglite', 'postgres', 'pino', 'inngest', 'compromise', 'gpt-tokenizer'],
+  poweredByHeader: false,
+  typescript: { ignoreBuildErrors: false },
+  async headers() {
+    return [
+      {
+        source: '/:path*',
+        headers: [
+          { key: 'X-Content-Type-Options', value: 'nosniff' },
+          { key: 'Referrer-Policy', value: 'no-referrer' },
+          { key: 'X-Frame-Options', value: 'DENY' },
+          { key: 'Content-Security-Policy', value: "frame-ancestors 'none'" },
+        ],
+      },
+    ];
+  },
+};
+
+export default config;

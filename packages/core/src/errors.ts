@@ -1,0 +1,147 @@
+/**
+ * One error model for the whole API: RFC 9457 problem details with a stable `code`.
+ * Domain code throws `ApiError`s built by the factories below; one renderer turns any thrown value into
+ * `application/problem+json`. Unknown errors become a generic 500 without stack or SQL.
+ */
+
+export type ErrorCode =
+  | 'invalid_json'
+  | 'validation_failed'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'idempotency_key_reused'
+  | 'idempotency_key_in_progress'
+  | 'rate_limited'
+  | 'service_unavailable'
+  | 'internal_error'
+  | 'PROV_403'
+  | 'PROV_404'
+  | 'PROV_409'
+  | 'PROV_422'
+  | 'UAT_002';
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+const TITLES: Record<ErrorCode, string> = {
+  invalid_json: 'Request body is not valid JSON',
+  validation_failed: 'Request validation failed',
+  unauthorized: 'Missing or invalid credentials',
+  forbidden: 'Forbidden',
+  not_found: 'Not found',
+  method_not_allowed: 'Method not allowed',
+  payload_too_large: 'Payload too large',
+  unsupported_media_type: 'Unsupported media type',
+  idempotency_key_reused: 'Idempotency-Key reused with a different request',
+  idempotency_key_in_progress: 'A request with this Idempotency-Key is still in progress',
+  rate_limited: 'Too many requests',
+  service_unavailable: 'Service unavailable',
+  internal_error: 'Internal server error',
+  PROV_403: 'API key does not match the service writer',
+  PROV_404: 'Service writer not found',
+  PROV_409: 'Provenance conflict',
+  PROV_422: 'Invalid provenance payload',
+  UAT_002: 'Write not permitted',
+};
+
+const BRAND = Symbol.for('memory-service.ApiError');
+
+/** True for ApiErrors from any copy of this module (Next.js may bundle it more than once). */
+export const isApiError = (err: unknown): err is ApiError =>
+  typeof err === 'object' && err !== null && (err as Record<symbol, unknown>)[BRAND] === true;
+
+export class ApiError extends Error {
+  readonly [BRAND] = true;
+  readonly title: string;
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly extra: { errors?: FieldError[]; headers?: Record<string, string>; fields?: Record<string, unknown> } = {},
+  ) {
+    super(detail);
+    this.title = TITLES[code];
+  }
+}
+
+export const Errors = {
+  invalidJson: (detail = 'The request body could not be parsed as JSON.') => new ApiError(400, 'invalid_json', detail),
+  validation: (errors: FieldError[], detail = 'One or more fields are invalid.') =>
+    new ApiError(422, 'validation_failed', detail, { errors }),
+  unauthorized: (detail = 'Send `Authorization: ApiKey <key>` with a valid key.') =>
+    new ApiError(401, 'unauthorized', detail, { headers: { 'WWW-Authenticate': 'ApiKey' } }),
+  adminUnauthorized: () =>
+    new ApiError(401, 'unauthorized', 'Send `Authorization: Bearer <MEMORY_ADMIN_TOKEN>`.', {
+      headers: { 'WWW-Authenticate': 'Bearer' },
+    }),
+  notFound: (what: string) => new ApiError(404, 'not_found', `${what} was not found.`),
+  payloadTooLarge: (limitBytes: number) =>
+    new ApiError(413, 'payload_too_large', `The request body is larger than ${limitBytes} bytes.`),
+  unsupportedMediaType: () =>
+    new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.'),
+  idempotencyReused: () =>
+    new ApiError(
+      422,
+      'idempotency_key_reused',
+      'This Idempotency-Key was already used with a different request body. Use a new key for a new request.',
+    ),
+  idempotencyInProgress: () =>
+    new ApiError(409, 'idempotency_key_in_progress', 'The first request with this Idempotency-Key is still running.', {
+      headers: { 'Retry-After': '1' },
+    }),
+  provConflict: (detail: string) => new ApiError(409, 'PROV_409', detail),
+  provInvalid: (detail: string, errors?: FieldError[]) => new ApiError(422, 'PROV_422', detail, { errors }),
+  provWriterNotFound: (service: string) =>
+    new ApiError(404, 'PROV_404', `No service writer with service_key "${service}" exists for this tenant.`),
+  provKeyMismatch: (service: string) =>
+    new ApiError(403, 'PROV_403', `The API key used is not the key bound to service writer "${service}".`),
+  internal: () => new ApiError(500, 'internal_error', 'An unexpected error occurred. It has been logged with the request id.'),
+};
+
+export interface Problem {
+  status: number;
+  headers: Record<string, string>;
+  body: {
+    type: string;
+    title: string;
+    status: number;
+    detail: string;
+    instance?: string;
+    code: ErrorCode;
+    request_id: string;
+    errors?: FieldError[];
+    [key: string]: unknown;
+  };
+}
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/** Renders any thrown value. The second result says whether it was unexpected (to be logged as a bug). */
+export function toProblem(err: unknown, requestId: string, instance?: string): { problem: Problem; unexpected: boolean } {
+  const unexpected = !isApiError(err);
+  const e = isApiError(err) ? err : Errors.internal();
+  return {
+    unexpected,
+    problem: {
+      status: e.status,
+      headers: { 'Content-Type': PROBLEM_CONTENT_TYPE, ...(e.extra.headers ?? {}) },
+      body: {
+        type: `https://memory-service.dev/problems/${e.code}`,
+        title: e.title,
+        status: e.status,
+        detail: e.detail,
+        ...(instance ? { instance } : {}),
+        code: e.code,
+        request_id: requestId,
+        ...(e.extra.errors ? { errors: e.extra.errors } : {}),
+        ...(e.extra.fields ?? {}),
+      },
+    },
+  };
+}

@@ -1,0 +1,303 @@
+import { describe, expect, it } from 'vitest';
+import type { ConversationMessage } from '../messages';
+import { BuiltinExtractor, extractMemories } from './builtin';
+import type { ExtractionResult } from './types';
+
+const observedAt = new Date('2024-05-01T12:00:00Z');
+
+function run(...messages: Array<string | ConversationMessage>): ExtractionResult {
+  return extractMemories({
+    messages: messages.map((m) => (typeof m === 'string' ? { role: 'user', content: m } : m)),
+    observedAt,
+  });
+}
+
+function contents(r: ExtractionResult): string[] {
+  return r.memories.map((m) => m.content);
+}
+
+function one(text: string) {
+  const r = run(text);
+  expect(r.memories).toHaveLength(1);
+  return r.memories[0];
+}
+
+describe('extractMemories: canonical examples', () => {
+  it('splits compound sentences and keeps the training goal whole', () => {
+    const r = run("I'm a vegetarian and I live in Lisbon. I'm training for a marathon in April.");
+    expect(r.memories.map((m) => [m.content, m.category])).toEqual([
+      ['The user is a vegetarian.', 'fact'],
+      ['The user lives in Lisbon.', 'fact'],
+      ['The user is training for a marathon in April.', 'goal'],
+    ]);
+    expect(r.memories.every((m) => m.messageIndices.join() === '0')).toBe(true);
+    expect(r.metadata.sentences_considered).toBe(2);
+  });
+
+  it('extracts one memory per self-disclosing sentence', () => {
+    const r = run('I live in Berlin. I love jazz. I have a dog named Rex. I want to learn Japanese.');
+    expect(contents(r)).toEqual([
+      'The user lives in Berlin.',
+      'The user loves jazz.',
+      'The user has a dog named Rex.',
+      'The user wants to learn Japanese.',
+    ]);
+    expect(r.memories.map((m) => m.category)).toEqual(['fact', 'preference', 'fact', 'goal']);
+  });
+
+  it('skips clauses containing redacted secrets', () => {
+    const r = run('My card number is [REDACTED:card_number]. I live in Porto.');
+    expect(contents(r)).toEqual(['The user lives in Porto.']);
+    expect(r.metadata.skipped.redacted_secret).toBe(1);
+  });
+
+  it('keeps a job statement as a fact', () => {
+    const m = one('I work as a nurse in Porto.');
+    expect(m.content).toBe('The user works as a nurse in Porto.');
+    expect(m.category).toBe('fact');
+    expect(m.importance).toBeGreaterThanOrEqual(0.75);
+  });
+
+  it('has → relationship for children', () => {
+    const m = one('I have two kids.');
+    expect(m.content).toBe('The user has two kids.');
+    expect(m.category).toBe('relationship');
+  });
+});
+
+describe('extractMemories: third-person rewriting', () => {
+  const cases: Array<[string, string]> = [
+    ["I'm a vegetarian", 'The user is a vegetarian.'],
+    ['I live in Lisbon', 'The user lives in Lisbon.'],
+    ["I've been coding in Rust for 5 years", 'The user has been coding in Rust for 5 years.'],
+    ['I was born in 1990', 'The user was born in 1990.'],
+    ['I love hiking', 'The user loves hiking.'],
+    ["I don't eat meat", 'The user does not eat meat.'],
+    ["I can't stand cilantro", 'The user cannot stand cilantro.'],
+    ['I usually run at 6am', 'The user usually runs at 6am.'],
+    ["I'm not a morning person", 'The user is not a morning person.'],
+    ['My sister Ana lives in Porto', "The user's sister Ana lives in Porto."],
+    ["My dog's name is Rex", "The user's dog's name is Rex."],
+    ["I'll be moving to Berlin next year", 'The user will be moving to Berlin next year.'],
+    ['i live in berlin now', 'The user lives in berlin now.'],
+    ['im allergic to peanuts', 'The user is allergic to peanuts.'],
+    ["I'd love to visit Japan", 'The user would love to visit Japan.'],
+    ['I watch documentaries', 'The user watches documentaries.'],
+    ['I study law at university', 'The user studies law at university.'],
+    ['I go climbing with my brother', "The user goes climbing with the user's brother."],
+    ['My wife says I snore', "The user's wife says the user snores."],
+    ['I taught myself to play guitar', 'The user taught themselves to play guitar.'],
+    ['I always keep my keys in a bowl by the door', "The user always keeps the user's keys in a bowl by the door."],
+    ["I didn't finish college", 'The user did not finish college.'],
+    ["I won't eat seafood", 'The user will not eat seafood.'],
+  ];
+  it.each(cases)('%s', (input, expected) => {
+    expect(one(input).content).toBe(expected);
+  });
+});
+
+describe('extractMemories: categories', () => {
+  const cases: Array<[string, string]> = [
+    ['I love hiking in the mountains', 'preference'],
+    ["I really don't like spicy food", 'preference'],
+    ["I'm a huge fan of jazz", 'preference'],
+    ['My favourite band is Radiohead', 'preference'],
+    ['I want to learn Japanese', 'goal'],
+    ["I'm saving for a house", 'goal'],
+    ['I have 10 years of experience in Python', 'expertise'],
+    ["I've been coding in Rust for 5 years", 'expertise'],
+    ['I speak Portuguese and Spanish', 'expertise'],
+    ["I'm good at statistics", 'expertise'],
+    ['My husband works at a bank', 'relationship'],
+    ['I live with my girlfriend', 'relationship'],
+    ["I'm married", 'relationship'],
+    ['I usually run at 6am', 'procedure'],
+    ['I meditate every morning', 'procedure'],
+    ['I got married in 2019', 'event'],
+    ['I moved to Berlin last year', 'event'],
+    ['I ran a half marathon last week', 'event'],
+    ['I was born in 1990', 'fact'],
+    ['I have a cat named Luna', 'fact'],
+  ];
+  it.each(cases)('%s → %s', (input, category) => {
+    expect(one(input).category).toBe(category);
+  });
+});
+
+describe('extractMemories: skipping', () => {
+  it('greetings only → no memories, counted as small talk', () => {
+    const r = run('Hi!', 'Thanks so much :)', 'ok cool, bye');
+    expect(r.memories).toHaveLength(0);
+    expect(r.metadata.skipped.small_talk).toBeGreaterThan(0);
+  });
+
+  it('skips questions and requests', () => {
+    const r = run('Can you help me write an email?', 'What is the capital of France?', 'Tell me a joke', 'Do I need a visa?');
+    expect(r.memories).toHaveLength(0);
+    expect(r.metadata.skipped.question).toBe(4);
+  });
+
+  it('keeps the self-disclosure next to a question', () => {
+    const r = run("I'm vegetarian. What should I cook tonight?");
+    expect(contents(r)).toEqual(['The user is vegetarian.']);
+    expect(r.memories[0].category).toBe('fact');
+    expect(r.metadata.skipped.question).toBe(1);
+  });
+
+  it('keeps the self-disclosure before a comma question', () => {
+    expect(contents(run("I'm lactose intolerant, what can I have for dessert?"))).toEqual([
+      'The user is lactose intolerant.',
+    ]);
+  });
+
+  it('ignores assistant and system turns', () => {
+    const r = run(
+      { role: 'system', content: 'I am a helpful assistant.' },
+      { role: 'assistant', content: 'I live in Paris.' },
+    );
+    expect(r.memories).toHaveLength(0);
+    expect(r.metadata.skipped.assistant_turn).toBe(1);
+    expect(r.metadata.skipped.system_turn).toBe(1);
+  });
+
+  it('skips transient states', () => {
+    const r = run(
+      "I'm so tired today.",
+      "I'm at the store.",
+      "I'm on my way.",
+      "I'm hungry right now.",
+      'I feel sick this morning.',
+    );
+    expect(r.memories).toHaveLength(0);
+    expect(r.metadata.skipped.transient).toBe(5);
+  });
+
+  it('keeps "currently" as durable', () => {
+    expect(contents(run('I currently live in Madrid.'))).toEqual(['The user currently lives in Madrid.']);
+  });
+
+  it('skips sentences without a first-person subject and very short ones', () => {
+    const r = run('The weather in Lisbon is lovely.', 'I cook.');
+    expect(r.memories).toHaveLength(0);
+    expect(r.metadata.skipped.no_self_reference).toBe(1);
+    expect(r.metadata.skipped.too_short).toBe(1);
+  });
+});
+
+describe('extractMemories: harder inputs', () => {
+  it('handles curly apostrophes and comma splices', () => {
+    expect(contents(run('I’m 34, I live in Lisbon and I work as a nurse.'))).toEqual([
+      'The user is 34.',
+      'The user lives in Lisbon.',
+      'The user works as a nurse.',
+    ]);
+  });
+
+  it('does not split "my wife and I"', () => {
+    const m = one('My wife and I live in Porto.');
+    expect(m.content).toBe("The user's wife and the user live in Porto.");
+    expect(m.category).toBe('relationship');
+  });
+
+  it('strips leading greetings and discourse markers', () => {
+    expect(contents(run("Hey there, I'm Ana and I'm a teacher."))).toEqual(['The user is Ana.', 'The user is a teacher.']);
+    expect(contents(run('Actually, I moved to Porto two years ago.'))).toEqual(['The user moved to Porto two years ago.']);
+  });
+
+  it('keeps durable feelings but drops momentary moods', () => {
+    expect(contents(run('I feel anxious in crowds.', "I'm so bored lol"))).toEqual(['The user feels anxious in crowds.']);
+  });
+
+  it('skips conditional and subordinate clauses instead of mistaking them for questions', () => {
+    const r = run('When I travel, I always bring my camera.');
+    expect(r.memories).toHaveLength(0);
+    expect(r.metadata.skipped.no_self_reference).toBe(1);
+  });
+
+  it('skips statements addressed to the assistant and requests', () => {
+    const r = run('I told you I am vegan.', 'I need help with my essay.', "I'd like a coffee.");
+    expect(r.memories).toHaveLength(0);
+    expect(r.metadata.skipped.addressed_to_assistant).toBe(1);
+    expect(r.metadata.skipped.question).toBe(2);
+  });
+});
+
+describe('extractMemories: confidence, importance and negation', () => {
+  it('hedged statements get low confidence', () => {
+    const a = one('I think I might be allergic to cats.');
+    expect(a.confidence).toBeLessThan(0.7);
+    const b = one("Maybe I'll move to Canada.");
+    expect(b.confidence).toBeLessThan(0.7);
+    expect(one('I live in Canada.').confidence).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('keeps negation', () => {
+    const m = one("I don't drink alcohol.");
+    expect(m.content).toBe('The user does not drink alcohol.');
+    expect(m.category).toBe('fact');
+  });
+
+  it('ranks health above preferences', () => {
+    const allergy = one("I'm allergic to peanuts.");
+    const pref = one('I like jazz.');
+    expect(allergy.importance).toBeGreaterThanOrEqual(0.85);
+    expect(pref.importance).toBeCloseTo(0.55);
+    expect(one('I want to run a marathon.').importance).toBeCloseTo(0.7);
+  });
+
+  it('relationships', () => {
+    const r = run('My sister Ana lives in Porto. My boss is very demanding.');
+    expect(r.memories.map((m) => [m.content, m.category])).toEqual([
+      ["The user's sister Ana lives in Porto.", 'relationship'],
+      ["The user's boss is very demanding.", 'relationship'],
+    ]);
+  });
+});
+
+describe('extractMemories: indices, dedupe, metadata', () => {
+  it('uses indices of the whole messages array', () => {
+    const r = run(
+      { role: 'system', content: 'Be nice.' },
+      { role: 'user', content: 'Hello!' },
+      { role: 'assistant', content: 'Hi, how can I help?' },
+      { role: 'user', content: 'I have a dog named Rex.' },
+      { role: 'assistant', content: 'Nice!' },
+      { role: 'user', content: 'I work as a teacher.' },
+    );
+    expect(r.memories.map((m) => [m.content, m.messageIndices])).toEqual([
+      ['The user has a dog named Rex.', [3]],
+      ['The user works as a teacher.', [5]],
+    ]);
+  });
+
+  it('deduplicates identical statements and merges indices', () => {
+    const r = run(
+      'I live in Berlin.',
+      { role: 'assistant', content: 'Great city!' },
+      'Like I said, I live in Berlin. I live in Berlin!',
+    );
+    expect(r.memories).toHaveLength(1);
+    expect(r.memories[0].messageIndices).toEqual([0, 2]);
+  });
+
+  it('reports metadata', () => {
+    const r = run('Hi! I live in Berlin.');
+    expect(r.metadata).toEqual({
+      provider: 'builtin',
+      sentences_considered: 2,
+      skipped: { small_talk: 1 },
+      compositional_pass_attempted: false,
+      compositional_pass_used: false,
+      compositional_entities: 0,
+      compositional_relationships: 0,
+      compositional_error: null,
+    });
+  });
+
+  it('provider wraps extractMemories', async () => {
+    const p = new BuiltinExtractor();
+    expect(p.name).toBe('builtin');
+    const r = await p.extract({ messages: [{ role: 'user', content: 'I love jazz.' }], observedAt });
+    expect(contents(r)).toEqual(['The user loves jazz.']);
+  });
+});

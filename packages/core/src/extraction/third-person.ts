@@ -1,0 +1,276 @@
+/**
+ * First-person → third-person rewriting for the built-in extractor.
+ *
+ * "I'm a vegetarian" → "The user is a vegetarian."; "My sister lives in Porto" → "The user's sister
+ * lives in Porto."; "I don't eat meat" → "The user does not eat meat.".
+ *
+ * Plain string/regex work only: deterministic and fast. All regexes are compiled once at module load.
+ */
+
+/** Adverbs that may sit between "I" and its verb; they are kept before the conjugated verb. */
+export const PRE_VERB_ADVERBS = new Set([
+  'usually',
+  'always',
+  'often',
+  'really',
+  'also',
+  'still',
+  'never',
+  'sometimes',
+  'just',
+  'actually',
+  'mostly',
+  'rarely',
+  'generally',
+  'normally',
+  'typically',
+  'definitely',
+  'truly',
+  'absolutely',
+  'totally',
+  'seriously',
+  'honestly',
+  'currently',
+  'recently',
+  'finally',
+  'already',
+  'even',
+  'only',
+  'basically',
+  'literally',
+  'now',
+  'probably',
+  'maybe',
+  'seldom',
+  'occasionally',
+  'frequently',
+  'barely',
+  'hardly',
+  'mainly',
+  'kinda',
+  'sorta',
+]);
+
+const MODALS = new Set(['can', 'could', 'will', 'would', 'should', 'might', 'must', 'may', 'shall', 'cannot']);
+
+/** Irregular past forms (and past-only words) that must not be conjugated. */
+export const IRREGULAR_PAST = new Set([
+  'was', 'were', 'did', 'had', 'got', 'went', 'ran', 'met', 'made', 'took', 'bought', 'saw', 'grew',
+  'became', 'began', 'came', 'left', 'lost', 'won', 'wrote', 'spent', 'found', 'gave', 'knew', 'learnt',
+  'broke', 'built', 'taught', 'thought', 'told', 'said', 'fell', 'felt', 'kept', 'sold', 'sent', 'ate',
+  'drove', 'flew', 'swam', 'sang', 'wore', 'paid', 'held', 'heard', 'brought', 'caught', 'fought',
+  'slept', 'stood', 'understood', 'chose', 'drank', 'forgot', 'forgave', 'rode', 'rose', 'shook',
+  'spoke', 'stole', 'threw', 'woke', 'led', 'fed', 'bled', 'dealt', 'meant', 'dreamt', 'burnt',
+  'lent', 'sat', 'hid', 'bit', 'lit', 'slid', 'spun', 'struck', 'stuck', 'swore', 'tore', 'wept',
+  'used', 'born', 'moved', 'finished', 'graduated',
+]);
+
+/** Same form in present and past: conjugate unless a past time marker is present. */
+export const AMBIGUOUS_PAST = new Set(['read', 'put', 'set', 'cut', 'hit', 'let', 'hurt', 'cost', 'beat', 'bet', 'shut', 'spread']);
+
+/** "-ed" words that are really present-tense verbs. */
+const EED_PRESENT = /^(?:need|feed|seed|bleed|breed|speed|proceed|exceed|succeed|heed|weed|shred|wed|embed)$/;
+
+export function isPastForm(word: string): boolean {
+  const w = word.toLowerCase();
+  if (IRREGULAR_PAST.has(w)) return true;
+  if (w.length > 3 && w.endsWith('ed') && !EED_PRESENT.test(w)) return true;
+  return false;
+}
+
+const ES_ENDING = /(?:s|sh|ch|x|z|o)$/i;
+const CONSONANT_Y = /[^aeiou]y$/i;
+
+/** Third-person singular present form of a base verb. */
+export function conjugate(verb: string): string {
+  const w = verb.toLowerCase();
+  switch (w) {
+    case 'be':
+    case 'am':
+    case 'are':
+      return 'is';
+    case 'have':
+      return 'has';
+    case 'do':
+      return 'does';
+    case 'go':
+      return 'goes';
+    case 'were':
+      return 'was';
+  }
+  if (ES_ENDING.test(verb)) return verb + 'es';
+  if (CONSONANT_Y.test(verb)) return verb.slice(0, -1) + 'ies';
+  return verb + 's';
+}
+
+/** Negative contractions directly after "I" (and after its adverbs). */
+const NEGATIONS: Record<string, string> = {
+  "don't": 'does not',
+  dont: 'does not',
+  "didn't": 'did not',
+  didnt: 'did not',
+  "can't": 'cannot',
+  cant: 'cannot',
+  "won't": 'will not',
+  wont: 'will not',
+  "haven't": 'has not',
+  havent: 'has not',
+  "hadn't": 'had not',
+  hadnt: 'had not',
+  "wasn't": 'was not',
+  wasnt: 'was not',
+  "wouldn't": 'would not',
+  wouldnt: 'would not',
+  "couldn't": 'could not',
+  couldnt: 'could not',
+  "shouldn't": 'should not',
+  shouldnt: 'should not',
+  "mustn't": 'must not',
+  "ain't": 'is not',
+  "aren't": 'is not',
+  "weren't": 'was not',
+};
+
+const I_D_HAD_NEXT = /^(?:been|never|already|just|had|gone|done|seen|known|lived|worked|wanted|forgotten)$/i;
+
+/** Split off leading word and trailing rest. */
+function firstWord(s: string): [string, string] {
+  const m = /^(\S+)(\s*)([\s\S]*)$/.exec(s);
+  if (!m) return ['', ''];
+  return [m[1], m[3]];
+}
+
+/**
+ * Given the text following an "I" subject, return the verb phrase in third person.
+ * `hasPastMarker` helps with verbs like "read" that look the same in present and past.
+ */
+export function conjugatePredicate(rest: string, hasPastMarker: boolean): string {
+  const out: string[] = [];
+  let remaining = rest;
+  // keep adverbs (including "kind of"/"sort of") before the verb
+  for (let guard = 0; guard < 6; guard++) {
+    const [w, r] = firstWord(remaining);
+    if (!w) break;
+    const lw = w.toLowerCase();
+    if (PRE_VERB_ADVERBS.has(lw)) {
+      out.push(w);
+      remaining = r;
+      continue;
+    }
+    if ((lw === 'kind' || lw === 'sort') && /^of\b/i.test(r)) {
+      out.push(w, 'of');
+      remaining = r.replace(/^of\s*/i, '');
+      continue;
+    }
+    break;
+  }
+  const [verb, after] = firstWord(remaining);
+  if (!verb) return out.join(' ');
+  const lv = verb.toLowerCase();
+  let conj: string;
+  let tail = after;
+  if (lv in NEGATIONS) {
+    conj = NEGATIONS[lv];
+  } else if (lv === 'do' && /^not\b/i.test(after)) {
+    conj = 'does';
+  } else if (MODALS.has(lv) || isPastForm(lv)) {
+    conj = verb;
+  } else if (AMBIGUOUS_PAST.has(lv)) {
+    conj = hasPastMarker || lv === 'quit' ? verb : conjugate(verb);
+  } else if (lv === 'quit') {
+    conj = verb;
+  } else if (/^[a-z][a-z-]*$/i.test(verb)) {
+    conj = conjugate(verb);
+  } else {
+    conj = verb; // numbers, punctuation: leave alone
+  }
+  out.push(conj);
+  if (tail) out.push(tail);
+  return out.join(' ');
+}
+
+// Subject forms at the very start of a clause.
+const START_IM = /^(?:i'm|i am|im)\b\s*/i;
+const START_IVE = /^(?:i've|ive)\b\s*/i;
+const START_ILL = /^i'll\b\s*/i;
+const START_ID = /^i'd\b\s*/i;
+const START_I = /^i\b\s*/i;
+const START_MY = /^my\b\s*/i;
+const START_ME_AND = /^me and\b\s*/i;
+
+// Later occurrences inside the clause.
+const LATER_IM = /\b(and |or )?(?:I'm|I am|i'm|i am)\b/g;
+const LATER_IVE = /\b(?:I've|i've)\b/g;
+const LATER_ILL = /\b(?:I'll|i'll)\b/g;
+const LATER_ID = /\b(?:I'd|i'd)\b/g;
+const LATER_I = /\b(and |or |than )?[Ii]\b(?!'|\.e)(\s+)(\S+)/g;
+const LATER_I_END = /\b[Ii]\b(?!'|\.e)/g;
+const LATER_MY = /\bmy\b/gi;
+const LATER_ME = /\bme\b/gi;
+const LATER_MYSELF = /\bmyself\b/gi;
+const LATER_MINE = /\bmine\b/gi;
+
+const TRAILING_PUNCT = /[\s.,;:!?…\-–—]+$/;
+
+const HAS_SELF = /\b(?:i|me|my|mine|myself)\b/i;
+
+function rewriteLater(s: string, hasPastMarker: boolean): string {
+  if (!HAS_SELF.test(s)) return s;
+  let r = s;
+  r = r.replace(LATER_IM, (_m, conj: string | undefined) => (conj ? `${conj}the user is` : 'the user is'));
+  r = r.replace(LATER_IVE, 'the user has');
+  r = r.replace(LATER_ILL, 'the user will');
+  r = r.replace(LATER_ID, 'the user would');
+  r = r.replace(LATER_I, (_m, conj: string | undefined, sp: string, next: string) => {
+    if (conj) return `${conj}the user${sp}${next}`; // "my wife and I live" – plural verb stays
+    return `the user ${conjugatePredicate(next, hasPastMarker)}`;
+  });
+  r = r.replace(LATER_I_END, 'the user');
+  r = r.replace(LATER_MYSELF, 'themselves');
+  r = r.replace(LATER_MINE, "the user's");
+  r = r.replace(LATER_MY, "the user's");
+  r = r.replace(LATER_ME, 'the user');
+  return r;
+}
+
+/**
+ * Rewrite a clause that starts with a first-person subject into "The user …." form.
+ * Returns null if the clause does not start with a first-person subject.
+ */
+export function toThirdPerson(clause: string, hasPastMarker = false): string | null {
+  let s = clause.trim().replace(TRAILING_PUNCT, '');
+  let head: string;
+  let rest: string;
+  let m: RegExpExecArray | null;
+  if ((m = START_IM.exec(s))) {
+    head = 'The user is';
+    rest = s.slice(m[0].length);
+  } else if ((m = START_IVE.exec(s))) {
+    head = 'The user has';
+    rest = s.slice(m[0].length).replace(/^got\s+(?!to\b)/i, '');
+  } else if ((m = START_ILL.exec(s))) {
+    head = 'The user will';
+    rest = s.slice(m[0].length);
+  } else if ((m = START_ID.exec(s))) {
+    rest = s.slice(m[0].length);
+    const [next] = firstWord(rest);
+    head = I_D_HAD_NEXT.test(next) ? 'The user had' : 'The user would';
+  } else if ((m = START_ME_AND.exec(s))) {
+    head = 'The user and';
+    rest = s.slice(m[0].length);
+  } else if ((m = START_MY.exec(s))) {
+    head = "The user's";
+    rest = s.slice(m[0].length);
+  } else if ((m = START_I.exec(s))) {
+    rest = s.slice(m[0].length);
+    const pred = conjugatePredicate(rest, hasPastMarker);
+    head = 'The user';
+    rest = pred;
+  } else {
+    return null;
+  }
+  rest = rewriteLater(rest, hasPastMarker);
+  s = rest ? `${head} ${rest}` : head;
+  s = s.replace(/\s+/g, ' ').replace(TRAILING_PUNCT, '');
+  return s + '.';
+}

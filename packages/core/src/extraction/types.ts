@@ -1,0 +1,43 @@
+import type { MemoryCategory } from '../categories';
+import type { ConversationMessage } from '../messages';
+
+/** One durable fact found in a conversation, before it is stored. */
+export interface ExtractedMemory {
+  /** A standalone third-person statement, e.g. "The user is vegetarian." */
+  content: string;
+  category: MemoryCategory;
+  /** 0..1: how much this matters for future conversations. */
+  importance: number;
+  /** 0..1: how sure the extractor is that the user really said this about themselves. */
+  confidence: number;
+  /** 0-based indices into the add call's `messages` that this memory came from. */
+  messageIndices: number[];
+}
+
+export interface ExtractionInput {
+  messages: ConversationMessage[];
+  /** When the conversation happened (source `observed_at`); used to resolve relative dates. */
+  observedAt: Date;
+}
+
+export interface ExtractionResult {
+  memories: ExtractedMemory[];
+  /** What really happened, reported in the job's `extraction_metadata`. */
+  metadata: {
+    provider: string;
+    /** Sentences looked at, and why the others were skipped. */
+    sentences_considered: number;
+    skipped: Record<string, number>;
+    compositional_pass_attempted: boolean;
+    compositional_pass_used: boolean;
+    compositional_entities: number;
+    compositional_relationships: number;
+    compositional_error: string | null;
+  };
+}
+
+/** The seam for extraction providers: the built-in rule-based one now, LLM providers later. */
+export interface ExtractionProvider {
+  readonly name: string;
+  extract(input: ExtractionInput): Promise<ExtractionResult>;
+}

@@ -1,0 +1,229 @@
+/**
+ * POST /v1/memories/add. The quality gate decides first; accepted conversations become a source event
+ * and a queued extraction job in one transaction together with the Idempotency-Key, so a crash can leave
+ * neither a job without its key nor a key without its job. The queue is told after commit; if that
+ * notification is lost the job row is still there and the embedded runner (or the Inngest re-sender) picks it up.
+ */
+import { randomUUID } from 'node:crypto';
+import { type Db, and, eq, extractionJobs, gt, idempotencyKeys, sourceEvents, sql } from '@memory/db';
+import type { AppConfig } from '../config';
+import { canonicalJson, sha256Hex } from '../crypto';
+import { Errors } from '../errors';
+import { EXTRACTION_QUEUE, type JobQueue } from '../jobs/queue';
+import type { TenantAuth } from '../tenants/tenants';
+import { ensureUser } from '../users';
+import type { AddRequest, AddResponse } from '../schemas/memories';
+import { runQualityGate } from './gate';
+import { redactSecrets } from './secrets';
+
+export const ADD_PATH = '/v1/memories/add';
+export const DEFAULT_SERVICE = 'default';
+
+export interface AddDeps {
+  db: Db;
+  config: AppConfig;
+  queue: JobQueue;
+}
+
+export interface AddOutcome {
+  httpStatus: number;
+  body: AddResponse;
+  replayed: boolean;
+}
+
+/** The canonical payload whose SHA-256 is the source event's `payload_hash` (docs/provenance.md). */
+export function payloadHash(body: Pick<AddRequest, 'external_user_id' | 'messages' | 'metadata'>): string {
+  return sha256Hex(
+    canonicalJson({
+      external_user_id: body.external_user_id,
+      messages: body.messages.map((m) => ({ role: m.role, content: m.content })),
+      metadata: body.metadata ?? null,
+    }),
+  );
+}
+
+class RetryAfterRace extends Error {}
+
+export async function addMemories(
+  deps: AddDeps,
+  auth: TenantAuth,
+  body: AddRequest,
+  opts: { idempotencyKey?: string; requestId: string; now?: Date },
+): Promise<AddOutcome> {
+  const { db } = deps;
+  const now = opts.now ?? new Date();
+  const requestHash = sha256Hex(canonicalJson(body));
+  const idem = opts.idempotencyKey
+    ? { tenantId: auth.tenantId, apiKeyId: auth.apiKeyId, method: 'POST', path: ADD_PATH, key: opts.idempotencyKey }
+    : null;
+
+  for (let round = 0; round < 3; round++) {
+    if (idem) {
+      const saved = await findIdempotent(db, idem, now);
+      if (saved) {
+        if (saved.requestHash !== requestHash) throw Errors.idempotencyReused();
+        return { httpStatus: saved.responseStatus, body: saved.responseBody as AddResponse, replayed: true };
+      }
+    }
+    try {
+      return await accept(deps, auth, body, { ...opts, now, requestHash, idem });
+    } catch (err) {
+      // Another request claimed the same Idempotency-Key or source event id first: read what it saved.
+      if (err instanceof RetryAfterRace) continue;
+      throw err;
+    }
+  }
+  throw Errors.idempotencyInProgress();
+}
+
+type IdemKey = { tenantId: string; apiKeyId: string; method: string; path: string; key: string };
+
+async function findIdempotent(db: Db, k: IdemKey, now: Date) {
+  const [row] = await db
+    .select()
+    .from(idempotencyKeys)
+    .where(
+      and(
+        eq(idempotencyKeys.tenantId, k.tenantId),
+        eq(idempotencyKeys.apiKeyId, k.apiKeyId),
+        eq(idempotencyKeys.method, k.method),
+        eq(idempotencyKeys.path, k.path),
+        eq(idempotencyKeys.key, k.key),
+        gt(idempotencyKeys.expiresAt, now),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+async function accept(
+  deps: AddDeps,
+  auth: TenantAuth,
+  body: AddRequest,
+  ctx: { requestId: string; now: Date; requestHash: string; idem: IdemKey | null },
+): Promise<AddOutcome> {
+  const { db, config } = deps;
+  const gate = runQualityGate(body.messages);
+  const base: AddResponse = {
+    job_id: null,
+    status: 'queued',
+    blocked_reason: null,
+    nothing_to_extract: false,
+    retry_after_seconds: null,
+    budget_remaining_pct: null,
+    processing_eta_seconds: null,
+    processing_status: 'normal',
+    request_id: ctx.requestId,
+    timestamp: ctx.now.toISOString(),
+  };
+  const expiresAt = new Date(ctx.now.getTime() + config.idempotencyTtlHours * 3_600_000);
+  const saveIdem = async (tx: Db, response: AddResponse) => {
+    if (!ctx.idem) return;
+    const inserted = await tx
+      .insert(idempotencyKeys)
+      .values({ ...ctx.idem, requestHash: ctx.requestHash, responseStatus: 200, responseBody: response, expiresAt })
+      .onConflictDoUpdate({
+        // An expired row for the same key is replaced; a live one means another request won the race.
+        target: [idempotencyKeys.tenantId, idempotencyKeys.apiKeyId, idempotencyKeys.method, idempotencyKeys.path, idempotencyKeys.key],
+        set: { requestHash: ctx.requestHash, responseBody: response, createdAt: ctx.now, expiresAt },
+        setWhere: sqlExpired(ctx.now),
+      })
+      .returning({ key: idempotencyKeys.key });
+    if (inserted.length === 0) throw new RetryAfterRace();
+  };
+
+  if (gate.decision === 'block') {
+    const response: AddResponse = { ...base, status: gate.level, blocked_reason: gate.reason };
+    await saveIdem(db, response);
+    return { httpStatus: 200, body: response, replayed: false };
+  }
+
+  const service = body.source?.service ?? DEFAULT_SERVICE;
+  const eventId = body.source?.event_id ?? `evt_${randomUUID()}`;
+  const hash = payloadHash(body);
+  if (body.source) {
+    const [existing] = await db
+      .select()
+      .from(sourceEvents)
+      .where(and(eq(sourceEvents.tenantId, auth.tenantId), eq(sourceEvents.service, service), eq(sourceEvents.eventId, eventId)))
+      .limit(1);
+    if (existing) {
+      if (existing.payloadHash !== hash) {
+        throw Errors.provConflict(
+          `A source event "${eventId}" from service "${service}" already exists with a different payload.`,
+        );
+      }
+      const original = existing.addResponse as AddResponse;
+      await saveIdem(db, original);
+      return { httpStatus: 200, body: original, replayed: true };
+    }
+  }
+
+  const nothing = gate.decision === 'nothing_to_extract';
+  const jobId = nothing ? null : randomUUID();
+  const response: AddResponse = nothing
+    ? { ...base, status: 'passthrough', nothing_to_extract: true }
+    : { ...base, job_id: jobId };
+
+  let userId = '';
+  await db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    userId = await ensureUser(tx, auth.tenantId, body.external_user_id);
+    const sourceEventId = randomUUID();
+    const insertedEvent = await tx
+      .insert(sourceEvents)
+      .values({
+        id: sourceEventId,
+        tenantId: auth.tenantId,
+        userId,
+        service,
+        eventId,
+        eventIdGenerated: body.source ? 0 : 1,
+        agentId: body.agent_id ?? null,
+        observedAt: body.source?.observed_at ? new Date(body.source.observed_at) : ctx.now,
+        receivedAt: ctx.now,
+        payloadHash: hash,
+        payload: { messages: gate.messages, metadata: body.metadata ? redactJsonStrings(body.metadata) : null },
+        scope: body.source?.scope ?? {},
+        evidence: body.source?.evidence ?? [],
+        jobId,
+        addResponse: response,
+      })
+      .onConflictDoNothing()
+      .returning({ id: sourceEvents.id });
+    if (insertedEvent.length === 0) throw new RetryAfterRace();
+    if (jobId) {
+      await tx.insert(extractionJobs).values({
+        id: jobId,
+        tenantId: auth.tenantId,
+        userId,
+        sourceEventId,
+        status: 'queued',
+        queueName: EXTRACTION_QUEUE,
+        maxAttempts: config.jobs.maxAttempts,
+        runAfter: ctx.now,
+        extractionMetadata: gate.redactions > 0 ? { secrets_redacted: gate.redactions, secret_kinds: gate.redactedKinds } : {},
+      });
+    }
+    await saveIdem(tx, response);
+  });
+
+  if (jobId) {
+    await deps.queue.enqueue({ jobId, tenantId: auth.tenantId, userId, kind: 'extraction' });
+  }
+  return { httpStatus: 200, body: response, replayed: false };
+}
+
+function sqlExpired(now: Date) {
+  return sql`${idempotencyKeys.expiresAt} <= ${now.toISOString()}::timestamptz`;
+}
+
+/** Secrets can hide in metadata too: every string value in it is redacted before it is stored. */
+function redactJsonStrings(value: unknown): unknown {
+  if (typeof value === 'string') return redactSecrets(value).text;
+  if (Array.isArray(value)) return value.map(redactJsonStrings);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactJsonStrings(v)]));
+  }
+  return value;
+}

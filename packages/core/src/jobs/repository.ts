@@ -1,0 +1,207 @@
+/**
+ * The job table is the source of truth for job state, in both execution modes.
+ * Status moves: queued -> running -> completed | processed; running -> queued (retry after backoff,
+ * `error` holds the last failure) -> ... -> dead when attempts are used up; failed when the job can never
+ * succeed (its input is gone). A running job whose lease expired is claimable again (crashed worker).
+ */
+import { type Db, endUsers, extractionJobs, rows, sql } from '@memory/db';
+import { and, eq } from '@memory/db';
+import { describeError } from '../logger';
+import type { ExtractionJobView } from '../schemas/memories';
+
+export type JobRow = typeof extractionJobs.$inferSelect;
+
+export async function getJobView(db: Db, tenantId: string, jobId: string): Promise<ExtractionJobView | null> {
+  const [row] = await db
+    .select({ job: extractionJobs, externalUserId: endUsers.externalUserId })
+    .from(extractionJobs)
+    .innerJoin(endUsers, eq(endUsers.id, extractionJobs.userId))
+    .where(and(eq(extractionJobs.tenantId, tenantId), eq(extractionJobs.id, jobId)))
+    .limit(1);
+  return row ? toJobView(row.job, row.externalUserId) : null;
+}
+
+const emptyCompositional = {
+  compositional_pass_attempted: false,
+  compositional_pass_used: false,
+  compositional_entities: 0,
+  compositional_relationships: 0,
+  compositional_error: null,
+};
+
+export function toJobView(job: JobRow, externalUserId: string): ExtractionJobView {
+  return {
+    job_id: job.id,
+    status: job.status as ExtractionJobView['status'],
+    memories_created: job.memoriesCreated,
+    pending_candidates_buffered: job.pendingCandidatesBuffered,
+    pending_candidates_promoted: job.pendingCandidatesPromoted,
+    attempts: job.attempts,
+    queue_name: job.queueName,
+    error: job.error,
+    error_summary: job.errorSummary,
+    extraction_metadata: { ...emptyCompositional, ...(job.extractionMetadata as Record<string, unknown>) },
+    external_user_id: externalUserId,
+    source_event_id: job.sourceEventId,
+    created_at: job.createdAt.toISOString(),
+    updated_at: job.updatedAt.toISOString(),
+    finished_at: job.finishedAt ? job.finishedAt.toISOString() : null,
+  };
+}
+
+interface ClaimOptions {
+  workerId: string;
+  leaseSeconds: number;
+  /** Only claim this job (used when a queued job is handed to a specific worker, e.g. tests). */
+  jobId?: string;
+}
+
+/**
+ * Claims one runnable job: queued and due, or running with an expired lease. At most one job per
+ * (tenant, user) runs at a time, so one user's memories are never written by two jobs at once.
+ * SKIP LOCKED lets several processes claim from one PostgreSQL table without blocking each other.
+ */
+export async function claimNextJob(db: Db, opts: ClaimOptions): Promise<JobRow | null> {
+  const only = opts.jobId ? sql`AND j.id = ${opts.jobId}` : sql``;
+  const claimed = await rows<{ id: string }>(
+    db,
+    sql`
+    UPDATE extraction_jobs SET
+      status = 'running',
+      attempts = attempts + 1,
+      lease_until = now() + make_interval(secs => ${opts.leaseSeconds}),
+      locked_by = ${opts.workerId},
+      started_at = coalesce(started_at, now()),
+      updated_at = now()
+    WHERE id = (
+      SELECT j.id FROM extraction_jobs j
+      WHERE ((j.status = 'queued' AND j.run_after <= now())
+          OR (j.status = 'running' AND j.lease_until < now()))
+        ${only}
+        AND NOT EXISTS (
+          SELECT 1 FROM extraction_jobs r
+          WHERE r.tenant_id = j.tenant_id AND r.user_id = j.user_id AND r.id <> j.id
+            AND r.status = 'running' AND r.lease_until >= now())
+      ORDER BY j.run_after, j.created_at
+      LIMIT 1
+      FOR UPDATE SKIP LOCKED
+    )
+    RETURNING id`,
+  );
+  if (claimed.length === 0) return null;
+  const [job] = await db.select().from(extractionJobs).where(eq(extractionJobs.id, claimed[0].id));
+  return job ?? null;
+}
+
+export async function saveStepResult(db: Db, jobId: string, stepId: string, value: unknown): Promise<void> {
+  await db
+    .update(extractionJobs)
+    .set({
+      stepState: sql`${extractionJobs.stepState} || jsonb_build_object(${stepId}::text, ${JSON.stringify(value ?? null)}::jsonb)`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(extractionJobs.id, jobId));
+}
+
+/** Exponential backoff with full jitter: base * 2^(attempt-1), capped at 10 minutes. */
+export function retryDelayMs(attempt: number, baseMs: number, random = Math.random): number {
+  const ceiling = Math.min(baseMs * 2 ** Math.max(0, attempt - 1), 600_000);
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/** Short, content-free description of an error for `error_summary`. */
+export function summariseError(err: unknown): string {
+  const d = describeError(err);
+  return (d.err_name ? `${d.err_name}: ${d.err}` : d.err).slice(0, 500);
+}
+
+export interface FailureOutcome {
+  status: 'queued' | 'dead' | 'failed';
+  runAfter: Date | null;
+}
+
+/**
+ * Records a failed attempt. Retryable failures go back to `queued` after a backoff until the attempts
+ * are used up; then the job is `dead`. Permanent failures are `failed` at once.
+ */
+export async function recordFailure(
+  db: Db,
+  job: Pick<JobRow, 'id' | 'attempts' | 'maxAttempts'>,
+  err: unknown,
+  opts: { backoffBaseMs: number; permanent?: boolean },
+): Promise<FailureOutcome> {
+  const summary = summariseError(err);
+  const exhausted = job.attempts >= job.maxAttempts;
+  const status: FailureOutcome['status'] = opts.permanent ? 'failed' : exhausted ? 'dead' : 'queued';
+  const runAfter = status === 'queued' ? new Date(Date.now() + retryDelayMs(job.attempts, opts.backoffBaseMs)) : null;
+  await db
+    .update(extractionJobs)
+    .set({
+      status,
+      error: summary,
+      errorSummary:
+        status === 'queued'
+          ? null
+          : status === 'dead'
+            ? `gave up after ${job.attempts} attempts; last error: ${summary}`
+            : `cannot be processed: ${summary}`,
+      runAfter: runAfter ?? sql`${extractionJobs.runAfter}`,
+      leaseUntil: null,
+      lockedBy: null,
+      updatedAt: sql`now()`,
+      finishedAt: status === 'queued' ? null : sql`now()`,
+    })
+    .where(and(eq(extractionJobs.id, job.id), eq(extractionJobs.status, 'running')));
+  return { status, runAfter };
+}
+
+/** Marks a job dead from outside a run (Inngest's onFailure after its own retries). */
+export async function markDead(db: Db, jobId: string, err: unknown): Promise<void> {
+  const summary = summariseError(err);
+  await db
+    .update(extractionJobs)
+    .set({
+      status: 'dead',
+      error: summary,
+      errorSummary: `gave up after the last retry; last error: ${summary}`,
+      leaseUntil: null,
+      updatedAt: sql`now()`,
+      finishedAt: sql`now()`,
+    })
+    .where(and(eq(extractionJobs.id, jobId), sql`${extractionJobs.status} IN ('queued', 'running')`));
+}
+
+/** Jobs waiting or running, for backlog health. */
+export async function countBacklog(db: Db): Promise<number> {
+  const [r] = await rows<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM extraction_jobs WHERE status IN ('queued', 'running')`,
+  );
+  return r?.n ?? 0;
+}
+
+/**
+ * Inngest mode: called at the start of every step. A job that is not running yet (first attempt, or
+ * waiting after a failed attempt) becomes running and counts one more attempt.
+ */
+export async function beginInngestStep(db: Db, jobId: string, leaseSeconds: number): Promise<void> {
+  await db
+    .update(extractionJobs)
+    .set({
+      attempts: sql`${extractionJobs.attempts} + CASE WHEN ${extractionJobs.status} = 'running' THEN 0 ELSE 1 END`,
+      status: 'running',
+      leaseUntil: sql`now() + make_interval(secs => ${leaseSeconds})`,
+      lockedBy: 'inngest',
+      startedAt: sql`coalesce(${extractionJobs.startedAt}, now())`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(extractionJobs.id, jobId), sql`${extractionJobs.status} IN ('queued', 'running')`));
+}
+
+/** Inngest mode: a step failed; Inngest will retry it, so the job waits as `queued` with the error. */
+export async function recordAttemptFailure(db: Db, jobId: string, err: unknown): Promise<void> {
+  await db
+    .update(extractionJobs)
+    .set({ status: 'queued', error: summariseError(err), leaseUntil: null, lockedBy: null, updatedAt: sql`now()` })
+    .where(and(eq(extractionJobs.id, jobId), eq(extractionJobs.status, 'running')));
+}

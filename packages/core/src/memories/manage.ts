@@ -1,0 +1,167 @@
+/** Listing, deleting and exporting one user's memories (docs/api-choices.md gives the paths). */
+import { randomUUID } from 'node:crypto';
+import { type Db, and, claimRevisions, endUsers, eq, extractionJobs, memories, rows, sourceEvents, sql } from '@memory/db';
+import type { SQL } from '@memory/db';
+import { Errors } from '../errors';
+import { toJobView } from '../jobs/repository';
+import type { MemoryRecord } from '../schemas/memories';
+import type { TenantAuth } from '../tenants/tenants';
+import { findUser } from '../users';
+import { MEMORY_WITH_SOURCE_COLUMNS, type MemoryWithSourceRow, iso, toMemoryRecord } from './serialize';
+
+interface Cursor {
+  c: string;
+  i: string;
+}
+
+const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString('base64url');
+
+function decodeCursor(raw: string): Cursor {
+  try {
+    const c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Cursor;
+    if (typeof c.c !== 'string' || Number.isNaN(Date.parse(c.c)) || !/^[0-9a-f-]{36}$/.test(c.i)) throw new Error();
+    return c;
+  } catch {
+    throw Errors.validation([{ path: 'cursor', message: 'is not a cursor returned by this endpoint' }]);
+  }
+}
+
+export interface ListOptions {
+  externalUserId: string;
+  limit: number;
+  cursor?: string;
+  status: 'active' | 'inactive' | 'archived' | 'all';
+  category?: string;
+}
+
+/** Newest first, keyset-paged on (created_at, id) so pages stay stable while memories are added. */
+export async function listMemories(db: Db, auth: TenantAuth, o: ListOptions) {
+  const user = await findUser(db, auth.tenantId, o.externalUserId);
+  if (!user) return { items: [] as MemoryRecord[], limit: o.limit, next_cursor: null as string | null };
+  const where: SQL[] = [sql`m.tenant_id = ${auth.tenantId}`, sql`m.user_id = ${user.id}`];
+  if (o.status !== 'all') where.push(sql`m.status = ${o.status}`);
+  if (o.category) where.push(sql`m.category = ${o.category}`);
+  if (o.cursor) {
+    const c = decodeCursor(o.cursor);
+    where.push(sql`(m.created_at, m.id) < (${c.c}::timestamptz, ${c.i}::uuid)`);
+  }
+  const found = await rows<MemoryWithSourceRow>(
+    db,
+    sql`SELECT ${sql.raw(MEMORY_WITH_SOURCE_COLUMNS)}
+        FROM memories m LEFT JOIN source_events se ON se.id = m.source_event_id
+        WHERE ${sql.join(where, sql` AND `)}
+        ORDER BY m.created_at DESC, m.id DESC
+        LIMIT ${o.limit + 1}`,
+  );
+  const page = found.slice(0, o.limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map((r) => toMemoryRecord(r, o.externalUserId)),
+    limit: o.limit,
+    next_cursor: found.length > o.limit && last ? encodeCursor({ c: iso(last.created_at) as string, i: last.id }) : null,
+  };
+}
+
+/**
+ * Deleting archives the memory: it leaves retrieval at once and its history stays in the ledger.
+ * Deleting an already archived memory answers the same (DELETE is idempotent).
+ */
+export async function deleteMemory(db: Db, auth: TenantAuth, memoryId: string, actor: string) {
+  return db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    const [m] = await tx
+      .select()
+      .from(memories)
+      .where(and(eq(memories.tenantId, auth.tenantId), eq(memories.id, memoryId)))
+      .for('update');
+    if (!m) throw Errors.notFound(`Memory ${memoryId}`);
+    if (m.status !== 'archived') {
+      await tx.update(memories).set({ status: 'archived', updatedAt: sql`now()` }).where(eq(memories.id, m.id));
+      await tx.insert(claimRevisions).values({
+        id: randomUUID(),
+        tenantId: auth.tenantId,
+        userId: m.userId,
+        memoryId: m.id,
+        action: 'deleted',
+        fromStatus: m.status,
+        toStatus: 'archived',
+        reason: 'deleted through the API',
+        actor,
+        sourceEventId: m.sourceEventId,
+        jobId: m.jobId,
+        content: m.content,
+      });
+      await tx
+        .update(endUsers)
+        .set({ memoryVersion: sql`${endUsers.memoryVersion} + 1` })
+        .where(eq(endUsers.id, m.userId));
+    }
+    return { id: m.id, status: 'archived' as const, deleted: true };
+  });
+}
+
+export const EXPORT_FORMAT_VERSION = 1;
+
+/** The complete export bundle for one end user (GDPR Art. 20), documented in docs/export.md. */
+export async function exportUser(db: Db, auth: TenantAuth, externalUserId: string, now = new Date()) {
+  const user = await findUser(db, auth.tenantId, externalUserId);
+  if (!user) throw Errors.notFound(`User "${externalUserId}"`);
+  const memoryRows = await rows<MemoryWithSourceRow>(
+    db,
+    sql`SELECT ${sql.raw(MEMORY_WITH_SOURCE_COLUMNS)}
+        FROM memories m LEFT JOIN source_events se ON se.id = m.source_event_id
+        WHERE m.tenant_id = ${auth.tenantId} AND m.user_id = ${user.id}
+        ORDER BY m.created_at, m.id`,
+  );
+  const ledger = await db
+    .select()
+    .from(claimRevisions)
+    .where(and(eq(claimRevisions.tenantId, auth.tenantId), eq(claimRevisions.userId, user.id)))
+    .orderBy(claimRevisions.createdAt, claimRevisions.id);
+  const events = await db
+    .select()
+    .from(sourceEvents)
+    .where(and(eq(sourceEvents.tenantId, auth.tenantId), eq(sourceEvents.userId, user.id)))
+    .orderBy(sourceEvents.receivedAt, sourceEvents.id);
+  const jobs = await db
+    .select()
+    .from(extractionJobs)
+    .where(and(eq(extractionJobs.tenantId, auth.tenantId), eq(extractionJobs.userId, user.id)))
+    .orderBy(extractionJobs.createdAt, extractionJobs.id);
+  return {
+    format_version: EXPORT_FORMAT_VERSION,
+    exported_at: now.toISOString(),
+    external_user_id: externalUserId,
+    memories: memoryRows.map((r) => toMemoryRecord(r, externalUserId)),
+    claim_revisions: ledger.map((l) => ({
+      id: l.id,
+      memory_id: l.memoryId,
+      action: l.action,
+      from_status: l.fromStatus,
+      to_status: l.toStatus,
+      reason: l.reason,
+      actor: l.actor,
+      source_event_id: l.sourceEventId,
+      job_id: l.jobId,
+      content: l.content,
+      details: l.details,
+      created_at: l.createdAt.toISOString(),
+    })),
+    source_events: events.map((e) => ({
+      id: e.id,
+      service: e.service,
+      event_id: e.eventId,
+      event_id_generated: e.eventIdGenerated === 1,
+      agent_id: e.agentId,
+      observed_at: e.observedAt.toISOString(),
+      received_at: e.receivedAt.toISOString(),
+      payload_hash: e.payloadHash,
+      payload: e.payload,
+      payload_redacted_at: iso(e.payloadRedactedAt),
+      scope: e.scope,
+      evidence: e.evidence,
+      job_id: e.jobId,
+    })),
+    extraction_jobs: jobs.map((j) => toJobView(j, externalUserId)),
+  };
+}

@@ -1,0 +1,6 @@
+export type MessageRole = 'user' | 'assistant' | 'system';
+
+export interface ConversationMessage {
+  role: MessageRole;
+  content: string;
+}

@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { type Db, apiKeys, and, eq, isNull, tenants } from '@memory/db';
+import { generateKey, sha256Hex } from '../crypto';
+
+export interface CreatedTenant {
+  tenant_id: string;
+  name: string;
+  api_key: string;
+  api_key_id: string;
+}
+
+/** Creates a tenant with its first API key. The key is returned once and only its hash is kept. */
+export async function createTenant(db: Db, name: string): Promise<CreatedTenant> {
+  const tenantId = randomUUID();
+  const keyId = randomUUID();
+  const key = generateKey('tenant');
+  await db.transaction(async (tx) => {
+    await tx.insert(tenants).values({ id: tenantId, name });
+    await tx.insert(apiKeys).values({
+      id: keyId,
+      tenantId,
+      name: 'default',
+      keyHash: key.hash,
+      displayPrefix: key.displayPrefix,
+      last4: key.last4,
+    });
+  });
+  return { tenant_id: tenantId, name, api_key: key.key, api_key_id: keyId };
+}
+
+export interface TenantAuth {
+  tenantId: string;
+  apiKeyId: string;
+}
+
+/** Looks a presented key up by its SHA-256; the unique index makes this a single probe. */
+export async function authenticateApiKey(db: Db, presented: string): Promise<TenantAuth | null> {
+  if (!presented.startsWith('mem_sk_') || presented.length > 200) return null;
+  const [row] = await db
+    .select({ tenantId: apiKeys.tenantId, apiKeyId: apiKeys.id })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, sha256Hex(presented)), isNull(apiKeys.revokedAt)))
+    .limit(1);
+  return row ?? null;
+}

@@ -1,0 +1,115 @@
+/**
+ * One database factory for both engines: PostgreSQL through postgres.js when a URL is given,
+ * otherwise the embedded PGlite (Postgres in WASM) kept in a data directory.
+ * Callers get the same Drizzle API either way; raw SQL goes through `rows()` so both result shapes agree.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { type SQL, sql } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+import * as schema from './schema';
+
+export * as schema from './schema';
+export * from './schema';
+export { acquireDataDirLock, releaseDataDirLock, readDataDirLock, DataDirLockedError } from './lock';
+
+// biome-ignore lint: both drivers share this base type
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type DatabaseConfig =
+  | { kind: 'postgres'; url: string; poolSize?: number }
+  | { kind: 'pglite'; dataDir: string | null };
+
+export interface Database {
+  kind: 'postgres' | 'pglite';
+  db: Db;
+  /** Human-readable location without credentials, safe to log. */
+  describe: string;
+  close(): Promise<void>;
+}
+
+export function createDatabase(config: DatabaseConfig): Database {
+  if (config.kind === 'postgres') {
+    const client = postgres(config.url, {
+      max: config.poolSize ?? 10,
+      onnotice: () => {},
+      // Keep Date objects for timestamptz; bigint as number for counters.
+      types: { bigint: postgres.BigInt },
+    });
+    const db = drizzlePostgres(client, { schema }) as unknown as Db;
+    return {
+      kind: 'postgres',
+      db,
+      describe: describePostgresUrl(config.url),
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+  if (config.dataDir) mkdirSync(config.dataDir, { recursive: true });
+  const client = new PGlite(config.dataDir ?? undefined);
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    kind: 'pglite',
+    db,
+    describe: config.dataDir ? `pglite:${config.dataDir}` : 'pglite:memory',
+    close: () => client.close(),
+  };
+}
+
+function describePostgresUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `postgres://${u.hostname}:${u.port || 5432}${u.pathname}`;
+  } catch {
+    return 'postgres';
+  }
+}
+
+/** Finds the migrations folder: MEMORY_MIGRATIONS_DIR, or packages/db/migrations above the working directory. */
+export function findMigrationsFolder(start = process.cwd()): string {
+  const override = process.env.MEMORY_MIGRATIONS_DIR;
+  if (override) return path.resolve(/*turbopackIgnore: true*/ override);
+  let dir = path.resolve(/*turbopackIgnore: true*/ start);
+  for (;;) {
+    const candidate = path.join(/*turbopackIgnore: true*/ dir, 'packages', 'db', 'migrations');
+    if (existsSync(path.join(/*turbopackIgnore: true*/ candidate, 'meta', '_journal.json'))) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`migrations folder not found above ${start}; set MEMORY_MIGRATIONS_DIR`);
+    dir = parent;
+  }
+}
+
+/**
+ * Applies pending migrations. On PostgreSQL an advisory lock serialises concurrent starts of several processes.
+ */
+export async function runMigrations(config: DatabaseConfig, database: Database): Promise<void> {
+  const migrationsFolder = findMigrationsFolder();
+  if (config.kind === 'pglite') {
+    await migratePglite(database.db as never, { migrationsFolder });
+    return;
+  }
+  const client = postgres(config.url, { max: 1, onnotice: () => {} });
+  try {
+    await client`select pg_advisory_lock(727274)`;
+    await migratePostgres(drizzlePostgres(client), { migrationsFolder });
+    await client`select pg_advisory_unlock(727274)`;
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}
+
+/** Runs raw SQL and returns its rows, whichever driver is underneath. */
+export async function rows<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown;
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}
+
+export { sql };
+export { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or } from 'drizzle-orm';
+export type { SQL } from 'drizzle-orm';

@@ -1,0 +1,4 @@
+export * from './steps';
+export * from './extraction';
+export * from './inngest';
+export * from './runner';

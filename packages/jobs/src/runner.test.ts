@@ -1,0 +1,117 @@
+import { BuiltinExtractor, type ExtractionProvider, claimNextJob, getJobView } from '@memory/core';
+import { type Database, eq, extractionJobs, memories, claimRevisions, sql } from '@memory/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runExtraction } from './extraction';
+import { EmbeddedRunner } from './runner';
+import { openTestDatabase, queueConversation } from './test-support';
+
+let database: Database;
+beforeAll(async () => {
+  database = await openTestDatabase();
+}, 60_000);
+afterAll(async () => database.close());
+
+const opts = { pollMs: 20, leaseSeconds: 30, backoffBaseMs: 10 };
+const direct = { run: async <T>(_id: string, fn: () => Promise<T> | T) => fn() };
+
+async function memoryCount(jobId: string) {
+  const rows = await database.db.select().from(memories).where(eq(memories.jobId, jobId));
+  return rows.length;
+}
+
+describe('embedded runner', () => {
+  it('runs a queued job to completed and records one attempt', async () => {
+    const { auth, jobId } = await queueConversation(database, 'I live in Lisbon. I love jazz.');
+    const runner = new EmbeddedRunner({ db: database.db, extractor: new BuiltinExtractor() }, opts);
+    expect(await runner.drain()).toBe(1);
+    const view = await getJobView(database.db, auth.tenantId, jobId);
+    expect(view).toMatchObject({ status: 'completed', memories_created: 2, attempts: 1, error: null });
+  });
+
+  it('picks up the job of a crashed worker once its lease expires, and completes it exactly once', async () => {
+    const { auth, jobId } = await queueConversation(database, 'I have two kids. I work as a nurse.');
+    // worker A claims the job and dies without finishing
+    const claimed = await claimNextJob(database.db, { workerId: 'worker-a', leaseSeconds: 30, jobId });
+    expect(claimed?.id).toBe(jobId);
+    const runner = new EmbeddedRunner({ db: database.db, extractor: new BuiltinExtractor() }, opts);
+    // while the lease holds, nobody else may take it
+    expect(await runner.drain()).toBe(0);
+    await database.db
+      .update(extractionJobs)
+      .set({ leaseUntil: sql`now() - interval '1 second'` })
+      .where(eq(extractionJobs.id, jobId));
+    expect(await runner.drain()).toBe(1);
+    const view = await getJobView(database.db, auth.tenantId, jobId);
+    expect(view).toMatchObject({ status: 'completed', memories_created: 2, attempts: 2 });
+    expect(await memoryCount(jobId)).toBe(2);
+  });
+
+  it('creates memories once when the same job runs twice', async () => {
+    const { jobId } = await queueConversation(database, 'I am allergic to peanuts. I speak French.');
+    const deps = { db: database.db, extractor: new BuiltinExtractor() };
+    const first = await runExtraction(jobId, direct, deps);
+    // a second delivery of the same job (at-least-once execution)
+    await database.db.update(extractionJobs).set({ status: 'running' }).where(eq(extractionJobs.id, jobId));
+    const second = await runExtraction(jobId, direct, deps);
+    expect(first?.memories_created).toBe(2);
+    expect(second?.memories_created).toBe(2);
+    expect(await memoryCount(jobId)).toBe(2);
+    const ledger = await database.db.select().from(claimRevisions).where(eq(claimRevisions.jobId, jobId));
+    expect(ledger.length).toBe(2);
+  });
+
+  it('retries a failing job with backoff and marks it dead with an error summary', async () => {
+    const { auth, jobId } = await queueConversation(database, 'I live in Rome.', 'retry-user');
+    let calls = 0;
+    const broken: ExtractionProvider = {
+      name: 'broken',
+      extract: async () => {
+        calls++;
+        throw new Error('provider unavailable');
+      },
+    };
+    const runner = new EmbeddedRunner({ db: database.db, extractor: broken }, opts);
+    expect(await runner.drain()).toBe(1);
+    let view = await getJobView(database.db, auth.tenantId, jobId);
+    expect(view).toMatchObject({ status: 'queued', attempts: 1, error: 'Error: provider unavailable', error_summary: null });
+    const [row] = await database.db.select().from(extractionJobs).where(eq(extractionJobs.id, jobId));
+    expect(row.runAfter.getTime()).toBeGreaterThan(Date.now() - 1000);
+    // the backoff holds it back until run_after; make it due instead of sleeping
+    for (let i = 0; i < 2; i++) {
+      await database.db.update(extractionJobs).set({ runAfter: sql`now()` }).where(eq(extractionJobs.id, jobId));
+      await runner.drain();
+    }
+    view = await getJobView(database.db, auth.tenantId, jobId);
+    expect(view?.status).toBe('dead');
+    expect(view?.attempts).toBe(3);
+    expect(view?.error_summary).toBe('gave up after 3 attempts; last error: Error: provider unavailable');
+    expect(calls).toBe(3);
+    expect(await runner.drain()).toBe(0);
+  });
+
+  it('fails a job whose payload is gone without retrying', async () => {
+    const { auth, jobId } = await queueConversation(database, 'I live in Vienna.', 'redacted-user');
+    await database.db.execute(sql`UPDATE source_events SET payload = NULL WHERE job_id = ${jobId}`);
+    const runner = new EmbeddedRunner({ db: database.db, extractor: new BuiltinExtractor() }, opts);
+    await runner.drain();
+    const view = await getJobView(database.db, auth.tenantId, jobId);
+    expect(view?.status).toBe('failed');
+    expect(view?.attempts).toBe(1);
+    expect(view?.error_summary).toMatch(/redacted before extraction/);
+  });
+
+  it('runs one job per user at a time', async () => {
+    const a = await queueConversation(database, 'I live in Paris.', 'same-user');
+    const claimedA = await claimNextJob(database.db, { workerId: 'w1', leaseSeconds: 30, jobId: a.jobId });
+    expect(claimedA?.id).toBe(a.jobId);
+    // a second job for the same tenant and user
+    const { addMemories, loadConfig } = await import('@memory/core');
+    const second = await addMemories(
+      { db: database.db, config: loadConfig({}), queue: { name: 'none', enqueue: async () => {} } },
+      a.auth,
+      { external_user_id: 'same-user', messages: [{ role: 'user', content: 'I love cheese.' }] },
+      { requestId: crypto.randomUUID() },
+    );
+    expect(await claimNextJob(database.db, { workerId: 'w2', leaseSeconds: 30, jobId: second.body.job_id! })).toBeNull();
+  });
+});

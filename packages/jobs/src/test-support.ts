@@ -1,0 +1,28 @@
+/** Shared set-up for the job tests: an in-memory PGlite with the real migrations and one queued job. */
+import { type AppConfig, type JobQueue, addMemories, createTenant, loadConfig } from '@memory/core';
+import { type Database, createDatabase, runMigrations } from '@memory/db';
+
+export async function openTestDatabase(): Promise<Database> {
+  const database = createDatabase({ kind: 'pglite', dataDir: null });
+  await runMigrations({ kind: 'pglite', dataDir: null }, database);
+  return database;
+}
+
+export const noQueue: JobQueue = { name: 'none', enqueue: async () => {} };
+
+export function testConfig(): AppConfig {
+  return loadConfig({ MEMORY_JOB_MAX_ATTEMPTS: '3', MEMORY_JOB_BACKOFF_BASE_MS: '10' });
+}
+
+export async function queueConversation(database: Database, content: string, externalUserId = 'u1') {
+  const tenant = await createTenant(database.db, `t-${Math.random()}`);
+  const auth = { tenantId: tenant.tenant_id, apiKeyId: tenant.api_key_id };
+  const res = await addMemories(
+    { db: database.db, config: testConfig(), queue: noQueue },
+    auth,
+    { external_user_id: externalUserId, messages: [{ role: 'user', content }] },
+    { requestId: crypto.randomUUID() },
+  );
+  if (!res.body.job_id) throw new Error(`not queued: ${res.body.status}`);
+  return { auth, jobId: res.body.job_id };
+}

@@ -1,0 +1,649 @@
+/**
+ * `npm run bench:api`: HTTP benchmark of the built app (`next start`) on PGlite and PostgreSQL.
+ *
+ * For every engine × size: seed a fresh database (before the server starts: PGlite allows one process
+ * per data directory) with one tenant, one end user, one source event and N memories; start the server;
+ * then run, one after another with the same number of connections,
+ *   bare      GET  /v1/health                (constant JSON, no database: the framework's ceiling)
+ *   retrieve  POST /v1/memories/retrieve     (~20 different queries, limit 10, for the seeded user)
+ *   add       POST /v1/memories/add          (varied conversations for 200 users; the embedded worker stays on)
+ * and report requests/s, p50/p95/p99 latency and the share of bare throughput. Only 127.0.0.1 is contacted.
+ *
+ * Results: <out>/api-<timestamp>.json and .md (default bench/results).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import type { DatabaseConfig } from '@memory/db';
+import postgres from 'postgres';
+import { ROOT, type RunningServer, startServer } from '../tests/integration/server';
+import {
+  ADD_USERS,
+  BENCH_USER,
+  type Flags,
+  HelpRequested,
+  RETRIEVE_QUERIES,
+  USAGE,
+  addConversation,
+  fmt,
+  jobSummary,
+  markdownTable,
+  parseFlags,
+  percentile,
+  rng,
+  seed,
+} from './bench-lib';
+
+// ---------------------------------------------------------------------------------------------------------
+// autocannon (CommonJS, no bundled types): the small part of its API used here
+// ---------------------------------------------------------------------------------------------------------
+
+interface AcRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  setupRequest?: (req: AcRequest, context: Record<string, unknown>) => AcRequest;
+}
+interface AcOptions {
+  url: string;
+  connections: number;
+  duration?: number;
+  amount?: number;
+  timeout?: number;
+  requests?: AcRequest[];
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+interface AcResult {
+  duration: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  resets: number;
+  mismatches: number;
+  '2xx': number;
+  statusCodeStats: Record<string, { count: number }>;
+  latency: Record<string, number>;
+  requests: { average: number; total: number; sent: number };
+}
+interface AcInstance {
+  on(event: 'response', cb: (client: unknown, status: number, bytes: number, ms: number) => void): void;
+  on(event: 'reqError', cb: (err: Error) => void): void;
+  stop(): void;
+}
+type Autocannon = (opts: AcOptions, cb: (err: Error | null, result: AcResult) => void) => AcInstance;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+// ---------------------------------------------------------------------------------------------------------
+// Clean-up that survives errors and Ctrl-C
+// ---------------------------------------------------------------------------------------------------------
+
+type CleanupFn = () => unknown | Promise<unknown>;
+
+/** A stack of clean-up steps, each run at most once, in reverse order, whoever asks first (finally or a signal). */
+class Cleanup {
+  private steps: Array<{ label: string; fn: CleanupFn }> = [];
+  private running: Promise<void> | null = null;
+  add(label: string, fn: CleanupFn) {
+    this.steps.push({ label, fn });
+  }
+  run(): Promise<void> {
+    this.running ??= (async () => {
+      while (this.steps.length) {
+        const { label, fn } = this.steps.pop()!;
+        try {
+          await fn();
+        } catch (err) {
+          console.error(`  clean-up "${label}" failed: ${(err as Error).message}`);
+        }
+      }
+    })();
+    return this.running;
+  }
+}
+
+const active = new Set<Cleanup>();
+const servers = new Set<RunningServer>();
+let currentLoad: AcInstance | null = null;
+let interrupted = false;
+
+function onSignal(signal: NodeJS.Signals) {
+  if (interrupted) {
+    // Second Ctrl-C: do not wait any more.
+    for (const s of servers) s.process.kill('SIGKILL');
+    process.exit(130);
+  }
+  interrupted = true;
+  console.error(`\n${signal}: stopping, cleaning up (press Ctrl-C again to force)…`);
+  currentLoad?.stop();
+  void Promise.allSettled([...active].map((c) => c.run())).finally(() => process.exit(130));
+}
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+class Interrupted extends Error {}
+const checkInterrupted = () => {
+  if (interrupted) throw new Interrupted('interrupted');
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Load
+// ---------------------------------------------------------------------------------------------------------
+
+type ScenarioName = 'bare' | 'retrieve' | 'add';
+
+interface Scenario {
+  name: ScenarioName;
+  requests: AcRequest[];
+  /** One request through fetch before the load, to check that the scenario really does what it says. */
+  probe: () => Promise<void>;
+}
+
+interface Measured {
+  scenario: ScenarioName;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  mean: number;
+  total: number;
+  ok2xx: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  failRatio: number;
+  durationS: number;
+  statusCodes: Record<string, number>;
+  autocannon: { requestsPerSecAvg: number; latencyP50: number; latencyP97_5: number; latencyP99: number };
+}
+
+function scenarios(baseUrl: string, apiKey: string, runTag: string): Scenario[] {
+  const json = { 'content-type': 'application/json' };
+  const auth = { ...json, authorization: `ApiKey ${apiKey}` };
+  const post = async (p: string, body: unknown) => {
+    const res = await fetch(baseUrl + p, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`probe ${p}: HTTP ${res.status}: ${text.slice(0, 500)}`);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+
+  let seq = 0;
+  const r = rng(7);
+  const addBody = () => {
+    const n = seq++;
+    return {
+      external_user_id: `bench-add-user-${n % ADD_USERS}`,
+      messages: addConversation(n, r),
+      metadata: { bench_run: runTag, bench_seq: n },
+    };
+  };
+
+  return [
+    {
+      name: 'bare',
+      requests: [{ method: 'GET', path: '/v1/health' }],
+      probe: async () => {
+        const res = await fetch(`${baseUrl}/v1/health`);
+        if (res.status !== 200) throw new Error(`probe /v1/health: HTTP ${res.status}`);
+      },
+    },
+    {
+      name: 'retrieve',
+      requests: RETRIEVE_QUERIES.map((query) => ({
+        method: 'POST',
+        path: '/v1/memories/retrieve',
+        headers: auth,
+        body: JSON.stringify({ external_user_id: BENCH_USER, query, limit: 10 }),
+      })),
+      probe: async () => {
+        const body = await post('/v1/memories/retrieve', { external_user_id: BENCH_USER, query: RETRIEVE_QUERIES[0], limit: 10 });
+        const data = body.data as unknown[];
+        if (!Array.isArray(data) || data.length !== 10) {
+          throw new Error(`probe retrieve: expected 10 memories, got ${JSON.stringify(body).slice(0, 500)}`);
+        }
+      },
+    },
+    {
+      name: 'add',
+      requests: [
+        {
+          method: 'POST',
+          path: '/v1/memories/add',
+          headers: auth,
+          // Called for every request: each body differs (counter in metadata, varied conversation and user).
+          setupRequest: (req) => ({ ...req, body: JSON.stringify(addBody()) }),
+        },
+      ],
+      probe: async () => {
+        const body = await post('/v1/memories/add', addBody());
+        if (body.status !== 'queued' || typeof body.job_id !== 'string') {
+          throw new Error(`probe add: expected a queued job, got ${JSON.stringify(body).slice(0, 500)}`);
+        }
+      },
+    },
+  ];
+}
+
+function load(baseUrl: string, s: Scenario, opts: { connections: number; duration?: number; amount?: number }) {
+  return new Promise<{ result: AcResult; latencies: number[] }>((resolve, reject) => {
+    checkInterrupted();
+    const latencies: number[] = [];
+    const instance = autocannon(
+      {
+        url: baseUrl,
+        connections: opts.connections,
+        ...(opts.amount ? { amount: opts.amount } : { duration: opts.duration }),
+        timeout: 30,
+        // Fresh copies: autocannon mutates request objects.
+        requests: s.requests.map((r) => ({ ...r })),
+      },
+      (err, result) => {
+        currentLoad = null;
+        if (err) reject(err);
+        else if (interrupted) reject(new Interrupted('interrupted'));
+        else resolve({ result, latencies });
+      },
+    );
+    currentLoad = instance;
+    instance.on('response', (_client, status, _bytes, ms) => {
+      if (status >= 200 && status < 300) latencies.push(ms);
+    });
+  });
+}
+
+async function measure(baseUrl: string, s: Scenario, flags: Flags): Promise<Measured> {
+  await s.probe();
+  await load(baseUrl, s, { connections: flags.connections, amount: flags.warmup });
+  const { result, latencies } = await load(baseUrl, s, { connections: flags.connections, duration: flags.duration });
+  const sorted = Float64Array.from(latencies).sort();
+  const ok = result['2xx'];
+  const total = ok + result.non2xx + result.errors + result.timeouts;
+  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([k, v]) => [k, v.count]));
+  return {
+    scenario: s.name,
+    rps: ok / result.duration,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    max: sorted.length ? sorted[sorted.length - 1] : Number.NaN,
+    mean: sorted.length ? sorted.reduce((a, b) => a + b, 0) / sorted.length : Number.NaN,
+    total,
+    ok2xx: ok,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    failRatio: total ? (total - ok) / total : 1,
+    durationS: result.duration,
+    statusCodes,
+    autocannon: {
+      requestsPerSecAvg: result.requests.average,
+      latencyP50: result.latency.p50,
+      latencyP97_5: result.latency.p97_5,
+      latencyP99: result.latency.p99,
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// One engine × size
+// ---------------------------------------------------------------------------------------------------------
+
+interface RunResult {
+  engine: 'pglite' | 'postgres';
+  memories: number;
+  seedMs: number;
+  scenarios: Array<Measured & { pctOfBare: number }>;
+  background: Awaited<ReturnType<typeof jobSummary>> | null;
+  serverLog: { lines: number; tail: string };
+  error?: string;
+}
+
+async function benchOne(engine: 'pglite' | 'postgres', size: number, flags: Flags): Promise<RunResult> {
+  const cleanup = new Cleanup();
+  active.add(cleanup);
+  const run: RunResult = { engine, memories: size, seedMs: 0, scenarios: [], background: null, serverLog: { lines: 0, tail: '' } };
+  let server: RunningServer | null = null;
+  try {
+    let config: DatabaseConfig;
+    const env: Record<string, string> = {
+      MEMORY_LOG_LEVEL: 'error',
+      NEXT_TELEMETRY_DISABLED: '1',
+      // The service's defaults (the integration helper shortens them for tests), embedded worker on.
+      MEMORY_JOB_MODE: 'embedded',
+      MEMORY_EMBEDDED_WORKER: 'true',
+      MEMORY_JOB_POLL_MS: '500',
+      MEMORY_JOB_BACKOFF_BASE_MS: '2000',
+      INNGEST_EVENT_KEY: '',
+    };
+    if (engine === 'pglite') {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'memory-bench-'));
+      cleanup.add('remove PGlite data dir', () => rmSync(dataDir, { recursive: true, force: true }));
+      config = { kind: 'pglite', dataDir };
+      env.MEMORY_DATA_DIR = dataDir;
+      env.DATABASE_URL = '';
+    } else {
+      const dbName = `memory_bench_${Date.now()}`;
+      const admin = postgres(flags.pgUrl, { max: 1, onnotice: () => {} });
+      cleanup.add('close admin connection', () => admin.end({ timeout: 5 }));
+      await admin.unsafe(`CREATE DATABASE "${dbName}"`);
+      cleanup.add(`drop database ${dbName}`, () => admin.unsafe(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`));
+      const url = new URL(flags.pgUrl);
+      url.pathname = `/${dbName}`;
+      config = { kind: 'postgres', url: url.toString() };
+      env.DATABASE_URL = url.toString();
+    }
+
+    log(`[${engine} ${size}] seeding ${size} memories…`);
+    const seeded = await seed(config, size, checkInterrupted);
+    run.seedMs = Math.round(seeded.seedMs);
+    log(`[${engine} ${size}] seeded in ${fmt(seeded.seedMs / 1000)} s; starting server…`);
+    checkInterrupted();
+
+    server = await startServer(engine, env);
+    servers.add(server);
+    const srv = server;
+    cleanup.add('stop server', async () => {
+      await srv.stop('SIGTERM');
+      servers.delete(srv);
+    });
+
+    const runTag = `${engine}-${size}-${Date.now()}`;
+    let bareRps = Number.NaN;
+    for (const s of scenarios(server.baseUrl, seeded.apiKey, runTag)) {
+      checkInterrupted();
+      log(`[${engine} ${size}] ${s.name}: ${flags.warmup} warm-up requests, then ${flags.duration} s × ${flags.connections} connections…`);
+      const m = await measure(server.baseUrl, s, flags);
+      if (s.name === 'bare') bareRps = m.rps;
+      run.scenarios.push({ ...m, pctOfBare: (100 * m.rps) / bareRps });
+      log(
+        `[${engine} ${size}] ${s.name}: ${fmt(m.rps, 0)} req/s, p50 ${fmt(m.p50, 2)} ms, p95 ${fmt(m.p95, 2)} ms, ` +
+          `p99 ${fmt(m.p99, 2)} ms` +
+          (m.total - m.ok2xx ? `, NOT 2xx: ${m.total - m.ok2xx} (${JSON.stringify(m.statusCodes)}, errors ${m.errors}, timeouts ${m.timeouts})` : ''),
+      );
+    }
+
+    await server.stop('SIGTERM');
+    servers.delete(server);
+    run.background = await jobSummary(config);
+  } catch (err) {
+    if (err instanceof Interrupted) throw err;
+    run.error = err instanceof Error ? err.message : String(err);
+    console.error(`[${engine} ${size}] FAILED: ${run.error}`);
+  } finally {
+    if (server) {
+      const out = server.output();
+      const lines = out.split('\n').filter((l) => l.trim() && !isNextBanner(l));
+      run.serverLog = { lines: lines.length, tail: lines.slice(-30).join('\n').slice(-4000) };
+    }
+    await cleanup.run();
+    active.delete(cleanup);
+  }
+  return run;
+}
+
+/** `next start`'s own start-up lines are not problems. */
+function isNextBanner(line: string): boolean {
+  return /^\s*(▲ Next\.js|- Local:|- Network:|✓ Ready|✓ Starting|Starting\.\.\.|- Experiments|· )/.test(line) || /^\s*$/.test(line);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Report
+// ---------------------------------------------------------------------------------------------------------
+
+function tableOf(runs: RunResult[]): string {
+  const rows: string[][] = [];
+  for (const r of runs) {
+    if (r.error && r.scenarios.length === 0) {
+      rows.push([label(r.engine), r.memories.toLocaleString('en-US'), `failed: ${r.error.split('\n')[0].slice(0, 80)}`, '', '', '', '', '']);
+      continue;
+    }
+    for (const s of r.scenarios) {
+      rows.push([
+        label(r.engine),
+        r.memories.toLocaleString('en-US'),
+        s.scenario + (s.total - s.ok2xx ? ` ⚠ ${s.total - s.ok2xx} non-2xx` : ''),
+        fmt(s.rps, 0),
+        fmt(s.p50, 2),
+        fmt(s.p95, 2),
+        fmt(s.p99, 2),
+        s.scenario === 'bare' ? '100 %' : `${fmt(s.pctOfBare, 1)} %`,
+      ]);
+    }
+  }
+  return markdownTable(
+    ['Engine', 'Memories', 'Scenario', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', '% of bare req/s'],
+    rows,
+    [false, true, false, true, true, true, true, true],
+  );
+}
+
+const label = (e: string) => (e === 'postgres' ? 'PostgreSQL' : 'PGlite');
+const mark = (ok: boolean) => (ok ? '✅ holds' : '❌ misses');
+
+function targetsOf(runs: RunResult[]): { text: string; held: boolean | null } {
+  const lines: string[] = [];
+  let held: boolean | null = null;
+  const pg1k = runs.find((r) => r.engine === 'postgres' && r.memories === 1000);
+  const ret = pg1k?.scenarios.find((s) => s.scenario === 'retrieve');
+  if (ret) {
+    const a = ret.p95 < 25;
+    const b = ret.pctOfBare >= 40;
+    held = a && b;
+    lines.push(`- retrieve p95 < 25 ms at 1,000 memories on PostgreSQL: ${fmt(ret.p95, 2)} ms — ${mark(a)}`);
+    lines.push(`- retrieve ≥ 40 % of bare req/s at 1,000 memories on PostgreSQL: ${fmt(ret.pctOfBare, 1)} % — ${mark(b)}`);
+  } else {
+    lines.push('- retrieve targets (PostgreSQL, 1,000 memories): not measured in this run');
+  }
+  for (const r of runs) {
+    const add = r.scenarios.find((s) => s.scenario === 'add');
+    if (!add) continue;
+    const ok = add.p95 < 15;
+    held = (held ?? true) && ok;
+    lines.push(`- add p95 < 15 ms (${label(r.engine)}, ${r.memories.toLocaleString('en-US')} memories): ${fmt(add.p95, 2)} ms — ${mark(ok)}`);
+  }
+  return { text: lines.join('\n'), held };
+}
+
+function gitCommit(): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+  } catch {
+    return null;
+  }
+}
+
+const log = (msg: string) => console.error(msg);
+
+// ---------------------------------------------------------------------------------------------------------
+// Main
+// ---------------------------------------------------------------------------------------------------------
+
+const BUILD_ID = path.join(ROOT, 'apps/web/.next/BUILD_ID');
+const BUILD_CMD = 'npx turbo run build --filter=@memory/web';
+
+function ensureBuilt(flags: Flags) {
+  if (existsSync(BUILD_ID)) return;
+  if (!flags.build) {
+    console.error(`The app is not built (${path.relative(ROOT, BUILD_ID)} is missing).\nRun:  ${BUILD_CMD}\nthen run the benchmark again (or pass --build).`);
+    process.exit(1);
+  }
+  log(`building the app: ${BUILD_CMD}`);
+  execFileSync('npx', ['turbo', 'run', 'build', '--filter=@memory/web'], { cwd: ROOT, stdio: 'inherit' });
+  if (!existsSync(BUILD_ID)) throw new Error(`build finished but ${BUILD_ID} is still missing`);
+}
+
+function assertLoopback(url: string) {
+  const host = new URL(url).hostname;
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) {
+    throw new Error(`--pg-url must point at this machine (127.0.0.1), not ${host}`);
+  }
+}
+
+async function main() {
+  let flags: Flags;
+  try {
+    flags = parseFlags(process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof HelpRequested) {
+      console.log(USAGE);
+      return 0;
+    }
+    console.error(`${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  ensureBuilt(flags);
+  if (flags.engines.includes('postgres')) assertLoopback(flags.pgUrl);
+  const outDir = path.resolve(ROOT, flags.out);
+
+  const started = new Date();
+  const stamp = started.toISOString().replace(/[:.]/g, '-');
+  const cpus = os.cpus();
+  let pgVersion: string | null = null;
+  if (flags.engines.includes('postgres')) {
+    const admin = postgres(flags.pgUrl, { max: 1, onnotice: () => {} });
+    try {
+      const [v] = await admin`SHOW server_version`;
+      pgVersion = String(v.server_version);
+    } catch (err) {
+      console.error(`cannot reach PostgreSQL at ${flags.pgUrl}: ${(err as Error).message}`);
+      return 1;
+    } finally {
+      await admin.end({ timeout: 5 });
+    }
+  }
+
+  const runs: RunResult[] = [];
+  for (const engine of flags.engines) {
+    for (const size of flags.sizes) {
+      checkInterrupted();
+      runs.push(await benchOne(engine, size, flags));
+    }
+  }
+
+  const failures: string[] = [];
+  for (const r of runs) {
+    if (r.error) failures.push(`${label(r.engine)} ${r.memories}: ${r.error.split('\n')[0]}`);
+    for (const s of r.scenarios) {
+      if (s.failRatio > 0.005) {
+        failures.push(
+          `${label(r.engine)} ${r.memories} ${s.scenario}: ${s.total - s.ok2xx} of ${s.total} responses were not 2xx ` +
+            `(${fmt(100 * s.failRatio, 2)} %; status ${JSON.stringify(s.statusCodes)}, errors ${s.errors}, timeouts ${s.timeouts})`,
+        );
+      }
+    }
+  }
+
+  const machine = {
+    cpu_model: cpus[0]?.model ?? 'unknown',
+    cpu_count: cpus.length,
+    memory_gb: Math.round(os.totalmem() / 2 ** 30),
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    postgres: pgVersion,
+  };
+  const table = tableOf(runs);
+  const targets = targetsOf(runs);
+  const commit = gitCommit();
+
+  const notes: string[] = [];
+  for (const r of runs) {
+    if (r.background) {
+      notes.push(
+        `- ${label(r.engine)} ${r.memories}: at shutdown, extraction jobs ${JSON.stringify(r.background.jobs)}; memories in database ${r.background.memories}` +
+          (r.background.errors.length ? `; job errors: ${r.background.errors.join(' | ')}` : ''),
+      );
+    }
+    if (r.serverLog.lines > 0) notes.push(`- ${label(r.engine)} ${r.memories}: server wrote ${r.serverLog.lines} log line(s) at level error or above (see JSON)`);
+  }
+
+  const md = [
+    `# API benchmark — ${started.toISOString()}`,
+    '',
+    `Commit ${commit ?? 'unknown'} · ${machine.cpu_model} × ${machine.cpu_count} · ${machine.memory_gb} GB · ${machine.os} · Node ${machine.node}` +
+      (pgVersion ? ` · PostgreSQL ${pgVersion}` : ''),
+    '',
+    `${flags.duration} s per scenario, ${flags.connections} connections, ${flags.warmup} warm-up requests; load generator on the same machine. ` +
+      'bare = GET /v1/health; retrieve = POST /v1/memories/retrieve (20 queries, limit 10); add = POST /v1/memories/add (200 users, embedded worker on). ' +
+      'Latencies are exact percentiles over all 2xx responses.',
+    '',
+    table,
+    '',
+    '## Targets',
+    '',
+    targets.text,
+    ...(notes.length ? ['', '## Notes', '', ...notes] : []),
+    ...(failures.length ? ['', '## Failures', '', ...failures.map((f) => `- ${f}`)] : []),
+    '',
+  ].join('\n');
+
+  mkdirSync(outDir, { recursive: true });
+  const jsonPath = path.join(outDir, `api-${stamp}.json`);
+  const mdPath = path.join(outDir, `api-${stamp}.md`);
+  writeFileSync(
+    jsonPath,
+    `${JSON.stringify(
+      {
+        date: started.toISOString(),
+        finished: new Date().toISOString(),
+        git_commit: commit,
+        machine,
+        parameters: {
+          engines: flags.engines,
+          sizes: flags.sizes,
+          duration_s: flags.duration,
+          connections: flags.connections,
+          warmup_requests: flags.warmup,
+          retrieve_queries: RETRIEVE_QUERIES.length,
+          retrieve_limit: 10,
+          add_users: ADD_USERS,
+          server_env: { MEMORY_LOG_LEVEL: 'error', MEMORY_JOB_MODE: 'embedded', MEMORY_EMBEDDED_WORKER: 'true', MEMORY_JOB_POLL_MS: '500' },
+        },
+        runs: runs.map((r) => ({
+          ...r,
+          ratios: {
+            retrieve_rps_over_bare_rps: ratio(r, 'retrieve'),
+            add_rps_over_bare_rps: ratio(r, 'add'),
+          },
+        })),
+        targets: { held: targets.held, text: targets.text },
+        failures,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  writeFileSync(mdPath, md);
+
+  console.log(md);
+  console.log(`Results: ${path.relative(ROOT, jsonPath)} and ${path.relative(ROOT, mdPath)}`);
+  if (failures.length) {
+    console.error(`\nFAILED:\n${failures.map((f) => `  - ${f}`).join('\n')}`);
+    return 1;
+  }
+  return 0;
+}
+
+function ratio(r: RunResult, name: ScenarioName): number | null {
+  const bare = r.scenarios.find((s) => s.scenario === 'bare');
+  const s = r.scenarios.find((x) => x.scenario === name);
+  return bare && s && bare.rps > 0 ? Math.round((s.rps / bare.rps) * 1e4) / 1e4 : null;
+}
+
+main().then(
+  (code) => {
+    if (!interrupted) process.exit(code);
+  },
+  async (err) => {
+    if (err instanceof Interrupted) return; // the signal handler cleans up and exits
+    console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+    await Promise.allSettled([...active].map((c) => c.run()));
+    process.exit(1);
+  },
+);

@@ -1,0 +1,99 @@
+/**
+ * Starts the built Next.js app (`next start`) as a real HTTP server for the integration tests.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const ADMIN_TOKEN = 'integration-admin-token-0123456789';
+export const PG_ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface ServerInfo {
+  name: 'pglite' | 'postgres';
+  baseUrl: string;
+  adminToken: string;
+}
+
+export interface RunningServer extends ServerInfo {
+  process: ChildProcess;
+  env: Record<string, string>;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  output(): string;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export const tempDataDir = () => mkdtempSync(path.join(tmpdir(), 'memory-it-'));
+
+export async function startServer(
+  name: ServerInfo['name'],
+  extraEnv: Record<string, string>,
+  opts: { port?: number } = {},
+): Promise<RunningServer> {
+  const port = opts.port ?? (await freePort());
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    PORT: String(port),
+    MEMORY_ADMIN_TOKEN: ADMIN_TOKEN,
+    MEMORY_JOB_POLL_MS: '50',
+    MEMORY_JOB_BACKOFF_BASE_MS: '50',
+    MEMORY_LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    ...extraEnv,
+  };
+  delete env.INIT_CWD;
+  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: path.join(ROOT, 'apps/web'),
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (out += d));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server ${name} exited during start:\n${out}`);
+    try {
+      // /v1/openapi.json is static; the add path proves the database is open and migrated.
+      const res = await fetch(`${baseUrl}/v1/memories/jobs/00000000-0000-0000-0000-000000000000`);
+      if (res.status === 401) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server ${name} did not start in time:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    name,
+    baseUrl,
+    adminToken: ADMIN_TOKEN,
+    process: child,
+    env,
+    output: () => out,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
