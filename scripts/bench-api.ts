@@ -159,6 +159,11 @@ interface Measured {
   failRatio: number;
   durationS: number;
   statusCodes: Record<string, number>;
+  /** p50 with one connection (30 requests before the warm-up). */
+  serialP50: number;
+  warmup: { statusCodes: Record<string, number>; errors: number; timeouts: number };
+  /** 1-minute load average when the scenario started (other work on the machine skews results). */
+  loadavg1: number;
   autocannon: { requestsPerSecAvg: number; latencyP50: number; latencyP97_5: number; latencyP99: number };
 }
 
@@ -256,14 +261,35 @@ function load(baseUrl: string, s: Scenario, opts: { connections: number; duratio
   });
 }
 
-async function measure(baseUrl: string, s: Scenario, flags: Flags): Promise<Measured> {
-  await s.probe();
-  await load(baseUrl, s, { connections: flags.connections, amount: flags.warmup });
-  const { result, latencies } = await load(baseUrl, s, { connections: flags.connections, duration: flags.duration });
+interface Window {
+  scenario: ScenarioName;
+  phase: 'probe' | 'serial' | 'warmup' | 'measure';
+  start: number;
+  end: number;
+}
+
+async function measure(baseUrl: string, s: Scenario, flags: Flags, windows: Window[]): Promise<Measured> {
+  const loadavg1 = os.loadavg()[0];
+  const phase = async <T>(name: Window['phase'], fn: () => Promise<T>): Promise<T> => {
+    const w: Window = { scenario: s.name, phase: name, start: Date.now(), end: 0 };
+    windows.push(w);
+    try {
+      return await fn();
+    } finally {
+      w.end = Date.now();
+    }
+  };
+  await phase('probe', s.probe);
+  // Latency without concurrency: what one request costs when nothing else runs.
+  const serial = await phase('serial', () => load(baseUrl, s, { connections: 1, amount: 30 }));
+  const warm = await phase('warmup', () => load(baseUrl, s, { connections: flags.connections, amount: flags.warmup }));
+  const { result, latencies } = await phase('measure', () =>
+    load(baseUrl, s, { connections: flags.connections, duration: flags.duration }),
+  );
   const sorted = Float64Array.from(latencies).sort();
   const ok = result['2xx'];
   const total = ok + result.non2xx + result.errors + result.timeouts;
-  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([k, v]) => [k, v.count]));
+  const codes = (r: AcResult) => Object.fromEntries(Object.entries(r.statusCodeStats).map(([k, v]) => [k, v.count]));
   return {
     scenario: s.name,
     rps: ok / result.duration,
@@ -279,7 +305,10 @@ async function measure(baseUrl: string, s: Scenario, flags: Flags): Promise<Meas
     timeouts: result.timeouts,
     failRatio: total ? (total - ok) / total : 1,
     durationS: result.duration,
-    statusCodes,
+    statusCodes: codes(result),
+    serialP50: percentile(Float64Array.from(serial.latencies).sort(), 50),
+    warmup: { statusCodes: codes(warm.result), errors: warm.result.errors, timeouts: warm.result.timeouts },
+    loadavg1: Math.round(loadavg1 * 100) / 100,
     autocannon: {
       requestsPerSecAvg: result.requests.average,
       latencyP50: result.latency.p50,
@@ -287,6 +316,30 @@ async function measure(baseUrl: string, s: Scenario, flags: Flags): Promise<Meas
       latencyP99: result.latency.p99,
     },
   };
+}
+
+/**
+ * Server log lines (pino JSON, level ≥ error) counted by scenario/phase (from their timestamps) and message.
+ * Plain-text lines are counted under "other".
+ */
+function attributeLog(out: string, windows: Window[]): Record<string, Record<string, number>> {
+  const by: Record<string, Record<string, number>> = {};
+  for (const line of out.split('\n')) {
+    if (!line.trim() || isNextBanner(line)) continue;
+    let key = 'other';
+    let what = line.trim().slice(0, 160);
+    try {
+      const j = JSON.parse(line) as { time?: number; msg?: string; err?: string; err_code?: string };
+      const w = windows.find((x) => j.time !== undefined && j.time >= x.start && j.time <= (x.end || Number.MAX_SAFE_INTEGER));
+      key = w ? `${w.scenario}/${w.phase}` : 'between scenarios / background';
+      what = [j.msg, j.err_code, j.err].filter(Boolean).join(': ').slice(0, 160);
+    } catch {
+      // not JSON
+    }
+    by[key] ??= {};
+    by[key][what] = (by[key][what] ?? 0) + 1;
+  }
+  return by;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -299,14 +352,15 @@ interface RunResult {
   seedMs: number;
   scenarios: Array<Measured & { pctOfBare: number }>;
   background: Awaited<ReturnType<typeof jobSummary>> | null;
-  serverLog: { lines: number; tail: string };
+  serverLog: { lines: number; byPhase: Record<string, Record<string, number>>; tail: string };
   error?: string;
 }
 
 async function benchOne(engine: 'pglite' | 'postgres', size: number, flags: Flags): Promise<RunResult> {
   const cleanup = new Cleanup();
   active.add(cleanup);
-  const run: RunResult = { engine, memories: size, seedMs: 0, scenarios: [], background: null, serverLog: { lines: 0, tail: '' } };
+  const run: RunResult = { engine, memories: size, seedMs: 0, scenarios: [], background: null, serverLog: { lines: 0, byPhase: {}, tail: '' } };
+  const windows: Window[] = [];
   let server: RunningServer | null = null;
   try {
     let config: DatabaseConfig;
@@ -357,7 +411,7 @@ async function benchOne(engine: 'pglite' | 'postgres', size: number, flags: Flag
     for (const s of scenarios(server.baseUrl, seeded.apiKey, runTag)) {
       checkInterrupted();
       log(`[${engine} ${size}] ${s.name}: ${flags.warmup} warm-up requests, then ${flags.duration} s × ${flags.connections} connections…`);
-      const m = await measure(server.baseUrl, s, flags);
+      const m = await measure(server.baseUrl, s, flags, windows);
       if (s.name === 'bare') bareRps = m.rps;
       run.scenarios.push({ ...m, pctOfBare: (100 * m.rps) / bareRps });
       log(
@@ -378,7 +432,7 @@ async function benchOne(engine: 'pglite' | 'postgres', size: number, flags: Flag
     if (server) {
       const out = server.output();
       const lines = out.split('\n').filter((l) => l.trim() && !isNextBanner(l));
-      run.serverLog = { lines: lines.length, tail: lines.slice(-30).join('\n').slice(-4000) };
+      run.serverLog = { lines: lines.length, byPhase: attributeLog(out, windows), tail: lines.slice(-30).join('\n').slice(-4000) };
     }
     await cleanup.run();
     active.delete(cleanup);
@@ -388,7 +442,7 @@ async function benchOne(engine: 'pglite' | 'postgres', size: number, flags: Flag
 
 /** `next start`'s own start-up lines are not problems. */
 function isNextBanner(line: string): boolean {
-  return /^\s*(▲ Next\.js|- Local:|- Network:|✓ Ready|✓ Starting|Starting\.\.\.|- Experiments|· )/.test(line) || /^\s*$/.test(line);
+  return /^\s*(▲ Next\.js|- Local:|- Network:|✓ Ready|✓ Starting|✓ Running next\.config|Starting\.\.\.|- Experiments|· )/.test(line) || /^\s*$/.test(line);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -560,7 +614,23 @@ async function main() {
           (r.background.errors.length ? `; job errors: ${r.background.errors.join(' | ')}` : ''),
       );
     }
-    if (r.serverLog.lines > 0) notes.push(`- ${label(r.engine)} ${r.memories}: server wrote ${r.serverLog.lines} log line(s) at level error or above (see JSON)`);
+    if (r.serverLog.lines > 0) {
+      const parts = Object.entries(r.serverLog.byPhase).map(
+        ([where, msgs]) => `${where}: ${Object.entries(msgs).map(([m, n]) => `${n}× ${m}`).join('; ')}`,
+      );
+      notes.push(`- ${label(r.engine)} ${r.memories}: server logged ${r.serverLog.lines} error line(s) — ${parts.join(' · ')}`);
+    }
+    const warmBad = r.scenarios.filter((s) => Object.keys(s.warmup.statusCodes).some((c) => !c.startsWith('2')) || s.warmup.errors);
+    for (const s of warmBad) {
+      notes.push(`- ${label(r.engine)} ${r.memories} ${s.scenario} warm-up: status ${JSON.stringify(s.warmup.statusCodes)}, errors ${s.warmup.errors}`);
+    }
+    if (r.scenarios.length) {
+      notes.push(
+        `- ${label(r.engine)} ${r.memories}: single-connection p50 ` +
+          r.scenarios.map((s) => `${s.scenario} ${fmt(s.serialP50, 2)} ms`).join(', ') +
+          `; 1-min load average at start ${r.scenarios.map((s) => s.loadavg1).join(' / ')}`,
+      );
+    }
   }
 
   const md = [

@@ -156,11 +156,15 @@ describe.each(servers())('memory loop on $name', (server) => {
     const doc = await api.get('/v1/openapi.json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toBe('3.1.0');
+    const resolve = (s: any): any => (s.$ref ? resolve(doc.body.components.schemas[s.$ref.split('/').pop()]) : s);
     const add = doc.body.paths['/v1/memories/add'].post;
-    const props = add.requestBody.content['application/json'].schema.properties;
+    const props = resolve(add.requestBody.content['application/json'].schema).properties;
     expect(Object.keys(props).sort()).toEqual(['agent_id', 'external_user_id', 'messages', 'metadata', 'source']);
-    const retrieve = doc.body.paths['/v1/memories/retrieve'].post.requestBody.content['application/json'].schema;
+    expect(resolve(props.messages.items).properties.role.enum).toEqual(['user', 'assistant', 'system']);
+    const retrieve = resolve(doc.body.paths['/v1/memories/retrieve'].post.requestBody.content['application/json'].schema);
     expect(retrieve.properties.limit).toMatchObject({ maximum: 50, default: 10 });
+    const response = resolve(doc.body.paths['/v1/memories/retrieve'].post.responses['200'].content['application/json'].schema);
+    expect(response.required).toEqual(expect.arrayContaining(['retrieval_id', 'data', 'system_prompt_addition', 'quota_mode']));
     const page = await fetch(`${server.baseUrl}/docs/api`);
     expect(page.status).toBe(200);
     const html = await page.text();

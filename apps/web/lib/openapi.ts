@@ -20,14 +20,52 @@ import {
 import { z } from 'zod';
 
 type Io = 'input' | 'output';
+type Json = Record<string, unknown>;
 
-function schema(s: z.ZodType, io: Io): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(s, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<
-    string,
-    unknown
-  >;
-  return rest;
+/**
+ * Schemas with a zod `meta({ id })` become `components.schemas` entries referenced by `$ref`.
+ * If an input and an output variant of one id differ (defaults make fields optional on input),
+ * the input variant is registered as `<id>Input`.
+ */
+class Components {
+  readonly schemas: Record<string, Json> = {};
+
+  add(s: z.ZodType, io: Io): Json {
+    const generated = z.toJSONSchema(s, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
+    const defs = (generated.$defs ?? {}) as Record<string, Json>;
+    const names: Record<string, string> = {};
+    for (const [id, def] of Object.entries(defs)) {
+      const existing = this.schemas[id];
+      names[id] = existing && JSON.stringify(existing) !== JSON.stringify(def) && io === 'input' ? `${id}Input` : id;
+    }
+    const rewrite = (v: unknown): unknown => {
+      if (Array.isArray(v)) return v.map(rewrite);
+      if (v && typeof v === 'object') {
+        return Object.fromEntries(
+          Object.entries(v as Json)
+            .filter(([k]) => k !== '$schema' && k !== '$defs')
+            .map(([k, val]) =>
+              k === '$ref' && typeof val === 'string' && val.startsWith('#/$defs/')
+                ? [k, `#/components/schemas/${names[val.slice(8)]}`]
+                : [k, rewrite(val)],
+            ),
+        );
+      }
+      return v;
+    };
+    for (const [id, def] of Object.entries(defs)) this.schemas[names[id]] ??= rewrite(def) as Json;
+    return rewrite(generated) as Json;
+  }
 }
+
+/** Follows a `#/components/schemas/...` reference (for the reference page and tests). */
+export function resolveSchema(doc: { components: { schemas: Record<string, Json> } }, s: Json): Json {
+  const ref = s.$ref;
+  return typeof ref === 'string' ? resolveSchema(doc, doc.components.schemas[ref.split('/').pop() as string]) : s;
+}
+
+let components = new Components();
+const schema = (s: z.ZodType, io: Io) => components.add(s, io);
 
 const envelope = (data: z.ZodType) =>
   z.object({ data, request_id: z.string().uuid(), timestamp: z.string().datetime() });
@@ -55,6 +93,8 @@ function queryParams(s: z.ZodObject) {
 }
 
 export function buildOpenApiDocument(serverUrl?: string) {
+  components = new Components();
+  const paths = buildPaths();
   return {
     openapi: '3.1.0',
     info: {
@@ -66,97 +106,102 @@ export function buildOpenApiDocument(serverUrl?: string) {
     },
     servers: serverUrl ? [{ url: serverUrl }] : [],
     components: {
+      schemas: components.schemas,
       securitySchemes: {
         ApiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`Authorization: ApiKey <key>`' },
         AdminToken: { type: 'http', scheme: 'bearer', description: '`Authorization: Bearer <MEMORY_ADMIN_TOKEN>`' },
       },
     },
     security: [{ ApiKey: [] }],
-    paths: {
-      '/v1/memories/add': {
-        post: {
-          operationId: 'addMemories',
-          summary: 'Queue extraction of memories from a conversation',
-          description:
-            `The quality gate decides the \`status\` (${ADD_STATUSES.join(', ')}); \`job_id\` is non-null exactly when status is \`queued\`. ` +
-            `Send \`Idempotency-Key\` to retry safely: the same key and body replay the saved response (header \`Idempotent-Replayed: true\`), ` +
-            `the same key with another body is 422 \`idempotency_key_reused\`. Keys are kept ${'48'} hours by default. ` +
-            `Limits: ${LIMITS.messagesPerAdd} messages, ${LIMITS.messageChars} characters per message, body ${LIMITS.bodyBytes} bytes.`,
-          parameters: [
-            { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: LIMITS.idempotencyKeyChars } },
-          ],
-          requestBody: { required: true, content: { 'application/json': { schema: schema(addRequest, 'input') } } },
-          responses: {
-            '200': ok(addResponse, 'Accepted, passed through or blocked; `status` says which.'),
-            ...tenantErrors,
-            '409': problem('`PROV_409`: the source event id exists with a different payload.'),
-            '413': problem('Body larger than the limit.'),
-          },
+    paths,
+  };
+}
+
+function buildPaths() {
+  return {
+    '/v1/memories/add': {
+      post: {
+        operationId: 'addMemories',
+        summary: 'Queue extraction of memories from a conversation',
+        description:
+          `The quality gate decides the \`status\` (${ADD_STATUSES.join(', ')}); \`job_id\` is non-null exactly when status is \`queued\`. ` +
+          `Send \`Idempotency-Key\` to retry safely: the same key and body replay the saved response (header \`Idempotent-Replayed: true\`), ` +
+          `the same key with another body is 422 \`idempotency_key_reused\`. Keys are kept ${'48'} hours by default. ` +
+          `Limits: ${LIMITS.messagesPerAdd} messages, ${LIMITS.messageChars} characters per message, body ${LIMITS.bodyBytes} bytes.`,
+        parameters: [
+          { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: LIMITS.idempotencyKeyChars } },
+        ],
+        requestBody: { required: true, content: { 'application/json': { schema: schema(addRequest, 'input') } } },
+        responses: {
+          '200': ok(addResponse, 'Accepted, passed through or blocked; `status` says which.'),
+          ...tenantErrors,
+          '409': problem('`PROV_409`: the source event id exists with a different payload.'),
+          '413': problem('Body larger than the limit.'),
         },
       },
-      '/v1/memories/jobs/{job_id}': {
-        get: {
-          operationId: 'getExtractionJob',
-          summary: 'Poll an extraction job',
-          description: 'Statuses: queued, running, completed (memories written), processed (nothing durable found), failed, dead.',
-          parameters: [{ name: 'job_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
-          responses: { '200': ok(envelope(extractionJob)), '401': tenantErrors['401'], '404': problem('No such job for this tenant.') },
+    },
+    '/v1/memories/jobs/{job_id}': {
+      get: {
+        operationId: 'getExtractionJob',
+        summary: 'Poll an extraction job',
+        description: 'Statuses: queued, running, completed (memories written), processed (nothing durable found), failed, dead.',
+        parameters: [{ name: 'job_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+        responses: { '200': ok(envelope(extractionJob)), '401': tenantErrors['401'], '404': problem('No such job for this tenant.') },
+      },
+    },
+    '/v1/memories/retrieve': {
+      post: {
+        operationId: 'retrieveMemories',
+        summary: 'Ranked memories and a prompt-ready block for a query',
+        requestBody: { required: true, content: { 'application/json': { schema: schema(retrieveRequest, 'input') } } },
+        responses: { '200': ok(retrieveResponse), ...tenantErrors },
+      },
+    },
+    '/v1/memories': {
+      get: {
+        operationId: 'listMemories',
+        summary: 'List a user’s memories, newest first, paged by cursor',
+        parameters: queryParams(listMemoriesQuery),
+        responses: { '200': ok(envelope(memoryPage)), ...tenantErrors },
+      },
+    },
+    '/v1/memories/{memory_id}': {
+      delete: {
+        operationId: 'deleteMemory',
+        summary: 'Delete a memory (archived: out of retrieval, kept in the revision ledger)',
+        parameters: [{ name: 'memory_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+        responses: {
+          '200': ok(envelope(z.object({ id: z.string().uuid(), status: z.literal('archived'), deleted: z.literal(true) }))),
+          '401': tenantErrors['401'],
+          '404': problem('No such memory for this tenant.'),
         },
       },
-      '/v1/memories/retrieve': {
-        post: {
-          operationId: 'retrieveMemories',
-          summary: 'Ranked memories and a prompt-ready block for a query',
-          requestBody: { required: true, content: { 'application/json': { schema: schema(retrieveRequest, 'input') } } },
-          responses: { '200': ok(retrieveResponse), ...tenantErrors },
+    },
+    '/v1/users/me/export': {
+      get: {
+        operationId: 'exportUser',
+        summary: 'Complete export bundle of one end user (memories with provenance, ledger, source events, jobs)',
+        parameters: queryParams(exportQuery),
+        responses: { '200': { description: 'The bundle, see docs/export.md.' }, ...tenantErrors, '404': problem('Unknown user.') },
+      },
+    },
+    '/v1/admin/tenants': {
+      post: {
+        operationId: 'createTenant',
+        summary: 'Create a tenant and its first API key (operator only)',
+        description: 'Exists only when MEMORY_ADMIN_TOKEN is configured; answers 404 otherwise. The key is shown once.',
+        security: [{ AdminToken: [] }],
+        requestBody: { required: true, content: { 'application/json': { schema: schema(createTenantRequest, 'input') } } },
+        responses: {
+          '201': ok(createTenantResponse, 'Created'),
+          '401': problem('Wrong admin token.'),
+          '404': problem('No admin token configured.'),
+          '422': tenantErrors['422'],
         },
       },
-      '/v1/memories': {
-        get: {
-          operationId: 'listMemories',
-          summary: 'List a user’s memories, newest first, paged by cursor',
-          parameters: queryParams(listMemoriesQuery),
-          responses: { '200': ok(envelope(memoryPage)), ...tenantErrors },
-        },
-      },
-      '/v1/memories/{memory_id}': {
-        delete: {
-          operationId: 'deleteMemory',
-          summary: 'Delete a memory (archived: out of retrieval, kept in the revision ledger)',
-          parameters: [{ name: 'memory_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
-          responses: {
-            '200': ok(envelope(z.object({ id: z.string().uuid(), status: z.literal('archived'), deleted: z.literal(true) }))),
-            '401': tenantErrors['401'],
-            '404': problem('No such memory for this tenant.'),
-          },
-        },
-      },
-      '/v1/users/me/export': {
-        get: {
-          operationId: 'exportUser',
-          summary: 'Complete export bundle of one end user (memories with provenance, ledger, source events, jobs)',
-          parameters: queryParams(exportQuery),
-          responses: { '200': { description: 'The bundle, see docs/export.md.' }, ...tenantErrors, '404': problem('Unknown user.') },
-        },
-      },
-      '/v1/admin/tenants': {
-        post: {
-          operationId: 'createTenant',
-          summary: 'Create a tenant and its first API key (operator only)',
-          description: 'Exists only when MEMORY_ADMIN_TOKEN is configured; answers 404 otherwise. The key is shown once.',
-          security: [{ AdminToken: [] }],
-          requestBody: { required: true, content: { 'application/json': { schema: schema(createTenantRequest, 'input') } } },
-          responses: {
-            '201': ok(createTenantResponse, 'Created'),
-            '401': problem('Wrong admin token.'),
-            '404': problem('No admin token configured.'),
-            '422': tenantErrors['422'],
-          },
-        },
-      },
-      '/v1/health': {
-        get: { operationId: 'health', summary: 'Liveness', security: [], responses: { '200': { description: '`{"status":"ok"}`' } } },
-      },
+    },
+    '/v1/health': {
+      get: { operationId: 'health', summary: 'Liveness', security: [], responses: { '200': { description: '`{"status":"ok"}`' } } },
     },
   };
 }

@@ -28,13 +28,16 @@ describe('extraction as an Inngest function', () => {
     expect(view).toMatchObject({ status: 'completed', memories_created: 2, attempts: 1 });
   });
 
-  it('declares a per-user concurrency key and retries', () => {
+  it('registers a per-user concurrency key, retries and a failure handler with Inngest', () => {
     const fn = createExtractionFunction(createInngestClient(), async () => {
       throw new Error('unused');
     });
-    const config = fn['getConfig' as never] as unknown as (o: { baseUrl: URL; appPrefix: string }) => { concurrency?: unknown; retries?: unknown }[];
-    const [c] = config.call(fn, { baseUrl: new URL('http://127.0.0.1/api/inngest'), appPrefix: 'memory-service' });
-    expect(c.concurrency).toEqual([{ key: 'event.data.tenant_id + ":" + event.data.user_id', limit: 1 }]);
-    expect(c.retries).toEqual({ attempts: 4 });
+    type Config = { id: string; concurrency?: unknown; steps: { step: { retries: unknown } }; triggers: unknown[] };
+    const getConfig = (fn as unknown as { getConfig(o: { baseUrl: URL; appPrefix: string }): Config[] }).getConfig;
+    const [main, failure] = getConfig.call(fn, { baseUrl: new URL('http://127.0.0.1/api/inngest'), appPrefix: 'memory-service' });
+    expect(main.triggers).toEqual([{ event: EXTRACTION_REQUESTED }]);
+    expect(main.concurrency).toEqual([{ key: 'event.data.tenant_id + ":" + event.data.user_id', limit: 1 }]);
+    expect(main.steps.step.retries).toEqual({ attempts: 4 });
+    expect(failure.id).toBe('memory-service-memory-extraction-failure');
   });
 });

@@ -97,6 +97,7 @@ export async function storeExtractionResult(
         status,
         memoriesCreated: created,
         extractionMetadata: {
+          ...(job.extractionMetadata as Record<string, unknown>),
           ...result.metadata,
           ...extraMetadata,
           memories_extracted: result.memories.length,
@@ -122,7 +123,7 @@ async function storeOne(
   observedAt: Date | null,
   m: ExtractedMemory,
   actor: string,
-): Promise<'created' | 'reinforced' | 'unchanged'> {
+): Promise<'created' | 'reinforced'> {
   const fingerprint = memoryFingerprint(m.content);
   const [existing] = await tx
     .select()
@@ -137,7 +138,8 @@ async function storeOne(
     )
     .limit(1);
   if (existing) {
-    if (existing.jobId === job.id) return 'unchanged';
+    // Written by an earlier run of this same job: it counts as created, once.
+    if (existing.jobId === job.id) return 'created';
     const importance = Math.min(1, Math.max(existing.importance, m.importance) + 0.05);
     const confidence = Math.min(1, Math.max(existing.confidence, m.confidence) + 0.02);
     await tx
@@ -181,7 +183,8 @@ async function storeOne(
     })
     .onConflictDoNothing()
     .returning({ id: memories.id });
-  if (inserted.length === 0) return 'unchanged';
+  // The (job_id, fingerprint) row exists from an earlier run of this job.
+  if (inserted.length === 0) return 'created';
   await tx.insert(claimRevisions).values({
     id: randomUUID(),
     tenantId: job.tenantId,

@@ -14,12 +14,15 @@ interface Cursor {
   i: string;
 }
 
+/** PostgreSQL's text form of a timestamptz, e.g. 2026-11-21 20:23:09.617123+00. */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)$/;
+
 const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString('base64url');
 
 function decodeCursor(raw: string): Cursor {
   try {
     const c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Cursor;
-    if (typeof c.c !== 'string' || Number.isNaN(Date.parse(c.c)) || !/^[0-9a-f-]{36}$/.test(c.i)) throw new Error();
+    if (typeof c.c !== 'string' || !TIMESTAMP.test(c.c) || !/^[0-9a-f-]{36}$/.test(c.i)) throw new Error();
     return c;
   } catch {
     throw Errors.validation([{ path: 'cursor', message: 'is not a cursor returned by this endpoint' }]);
@@ -45,9 +48,10 @@ export async function listMemories(db: Db, auth: TenantAuth, o: ListOptions) {
     const c = decodeCursor(o.cursor);
     where.push(sql`(m.created_at, m.id) < (${c.c}::timestamptz, ${c.i}::uuid)`);
   }
-  const found = await rows<MemoryWithSourceRow>(
+  // The cursor keeps created_at as PostgreSQL text: microseconds survive (a JS Date would drop them).
+  const found = await rows<MemoryWithSourceRow & { cursor_ts: string }>(
     db,
-    sql`SELECT ${sql.raw(MEMORY_WITH_SOURCE_COLUMNS)}
+    sql`SELECT ${sql.raw(MEMORY_WITH_SOURCE_COLUMNS)}, m.created_at::text AS cursor_ts
         FROM memories m LEFT JOIN source_events se ON se.id = m.source_event_id
         WHERE ${sql.join(where, sql` AND `)}
         ORDER BY m.created_at DESC, m.id DESC
@@ -58,7 +62,7 @@ export async function listMemories(db: Db, auth: TenantAuth, o: ListOptions) {
   return {
     items: page.map((r) => toMemoryRecord(r, o.externalUserId)),
     limit: o.limit,
-    next_cursor: found.length > o.limit && last ? encodeCursor({ c: iso(last.created_at) as string, i: last.id }) : null,
+    next_cursor: found.length > o.limit && last ? encodeCursor({ c: last.cursor_ts, i: last.id }) : null,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { buildOpenApiDocument } from '@/lib/openapi';
+import { buildOpenApiDocument, resolveSchema } from '@/lib/openapi';
 
 export const metadata: Metadata = { title: 'API reference · Memory Service' };
 
@@ -26,7 +26,11 @@ interface JsonSchema {
   default?: unknown;
 }
 
-function typeOf(s: JsonSchema): string {
+const DOC = buildOpenApiDocument();
+
+function typeOf(raw: JsonSchema): string {
+  const s = resolveSchema(DOC, raw as Record<string, unknown>) as JsonSchema & { $ref?: string };
+  if ((raw as { $ref?: string }).$ref) return ((raw as { $ref?: string }).$ref as string).split('/').pop() as string;
   if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
   if (s.anyOf) return s.anyOf.map(typeOf).join(' or ');
   if (s.type === 'array' && s.items) return `array of ${typeOf(s.items)}`;
@@ -42,7 +46,8 @@ function constraints(s: JsonSchema): string {
   return parts.join(', ');
 }
 
-function Fields({ schema }: { schema: JsonSchema }) {
+function Fields({ schema: raw }: { schema: JsonSchema }) {
+  const schema = resolveSchema(DOC, raw as Record<string, unknown>) as JsonSchema;
   const props = schema.properties ?? {};
   return (
     <table className="mt-2 w-full border-collapse text-sm">
@@ -69,7 +74,7 @@ function Fields({ schema }: { schema: JsonSchema }) {
 }
 
 export default function ApiReference() {
-  const doc = buildOpenApiDocument();
+  const doc = DOC;
   const ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods as Record<string, Operation>).map(([method, op]) => ({ path, method, op })),
   );
