@@ -426,7 +426,7 @@ async function benchOne(engine: 'pglite' | 'postgres', size: number, flags: Flag
     run.background = await jobSummary(config);
   } catch (err) {
     if (err instanceof Interrupted) throw err;
-    run.error = err instanceof Error ? err.message : String(err);
+    run.error = clip(err instanceof Error ? err.message : String(err));
     console.error(`[${engine} ${size}] FAILED: ${run.error}`);
   } finally {
     if (server) {
@@ -438,6 +438,14 @@ async function benchOne(engine: 'pglite' | 'postgres', size: number, flags: Flag
     active.delete(cleanup);
   }
   return run;
+}
+
+/** Long messages (a server's whole start-up output) cut to their first lines and their last 1,000 characters. */
+function clip(msg: string): string {
+  const lines = msg.split('\n');
+  if (lines.length <= 25 && msg.length <= 4000) return msg;
+  const head = lines.slice(0, 12).join('\n').slice(0, 2500);
+  return `${head}\n  … (${lines.length} lines; last part:)\n${msg.slice(-1000)}`;
 }
 
 /** `next start`'s own start-up lines are not problems. */
