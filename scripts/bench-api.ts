@@ -356,10 +356,14 @@ interface RunResult {
   error?: string;
 }
 
+function emptyRun(engine: 'pglite' | 'postgres', size: number): RunResult {
+  return { engine, memories: size, seedMs: 0, scenarios: [], background: null, serverLog: { lines: 0, byPhase: {}, tail: '' } };
+}
+
 async function benchOne(engine: 'pglite' | 'postgres', size: number, flags: Flags): Promise<RunResult> {
   const cleanup = new Cleanup();
   active.add(cleanup);
-  const run: RunResult = { engine, memories: size, seedMs: 0, scenarios: [], background: null, serverLog: { lines: 0, byPhase: {}, tail: '' } };
+  const run = emptyRun(engine, size);
   const windows: Window[] = [];
   let server: RunningServer | null = null;
   try {
@@ -441,6 +445,17 @@ async function benchOne(engine: 'pglite' | 'postgres', size: number, flags: Flag
 }
 
 /** Long messages (a server's whole start-up output) cut to their first lines and their last 1,000 characters. */
+/** One line for tables: the first line, plus the first line that names an error, if different. */
+function headline(msg: string): string {
+  const lines = msg.split('\n').map((l) => l.trim()).filter(Boolean);
+  const first = lines[0] ?? '';
+  const err = lines.slice(1).find((l) => /error|cannot|failed/i.test(l) && !isNextBanner(l));
+  return (err ? `${first} ${err}` : first).slice(0, 220);
+}
+
+/** Start-up failures that no other engine or size will get past: the build or node_modules is broken. */
+const BROKEN_BUILD = /Failed to prepare server|ERR_MODULE_NOT_FOUND|Cannot find module|Could not find a production build/;
+
 function clip(msg: string): string {
   const lines = msg.split('\n');
   if (lines.length <= 25 && msg.length <= 4000) return msg;
@@ -461,7 +476,7 @@ function tableOf(runs: RunResult[]): string {
   const rows: string[][] = [];
   for (const r of runs) {
     if (r.error && r.scenarios.length === 0) {
-      rows.push([label(r.engine), r.memories.toLocaleString('en-US'), `failed: ${r.error.split('\n')[0].slice(0, 80)}`, '', '', '', '', '']);
+      rows.push([label(r.engine), r.memories.toLocaleString('en-US'), `failed: ${headline(r.error).slice(0, 120)}`, '', '', '', '', '']);
       continue;
     }
     for (const s of r.scenarios) {
@@ -582,16 +597,26 @@ async function main() {
   }
 
   const runs: RunResult[] = [];
+  let broken: string | null = null;
   for (const engine of flags.engines) {
     for (const size of flags.sizes) {
       checkInterrupted();
-      runs.push(await benchOne(engine, size, flags));
+      if (broken) {
+        runs.push({ ...emptyRun(engine, size), error: `skipped: ${broken}` });
+        continue;
+      }
+      const run = await benchOne(engine, size, flags);
+      runs.push(run);
+      if (run.error && BROKEN_BUILD.test(run.error)) {
+        broken = `the built app does not start (${headline(run.error).slice(0, 160)}); rebuild with: ${BUILD_CMD}`;
+        console.error(`\n${broken}\nSkipping the remaining runs.\n`);
+      }
     }
   }
 
   const failures: string[] = [];
   for (const r of runs) {
-    if (r.error) failures.push(`${label(r.engine)} ${r.memories}: ${r.error.split('\n')[0]}`);
+    if (r.error) failures.push(`${label(r.engine)} ${r.memories}: ${headline(r.error)}`);
     for (const s of r.scenarios) {
       if (s.failRatio > 0.005) {
         failures.push(
