@@ -27,6 +27,17 @@ const tsvector = customType<{ data: string }>({
 
 const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
+/** Every tenant-owned row carries its partition; deleting a tenant removes its rows. */
+const tenantRef = () =>
+  uuid('tenant_id')
+    .notNull()
+    .references(() => tenants.id, { onDelete: 'cascade' });
+
+const userRef = () =>
+  uuid('user_id')
+    .notNull()
+    .references(() => endUsers.id, { onDelete: 'cascade' });
+
 export const tenants = pgTable('tenants', {
   id: uuid('id').primaryKey(),
   name: text('name').notNull(),
@@ -37,9 +48,7 @@ export const apiKeys = pgTable(
   'api_keys',
   {
     id: uuid('id').primaryKey(),
-    tenantId: uuid('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: tenantRef(),
     name: text('name').notNull(),
     /** SHA-256 of the whole key, hex. The key itself is never stored. */
     keyHash: text('key_hash').notNull(),
@@ -56,9 +65,7 @@ export const endUsers = pgTable(
   'end_users',
   {
     id: uuid('id').primaryKey(),
-    tenantId: uuid('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: tenantRef(),
     externalUserId: text('external_user_id').notNull(),
     /** Bumped on every memory write; lets caches detect that they are stale. */
     memoryVersion: bigint('memory_version', { mode: 'number' }).notNull().default(0),
@@ -71,12 +78,8 @@ export const sourceEvents = pgTable(
   'source_events',
   {
     id: uuid('id').primaryKey(),
-    tenantId: uuid('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => endUsers.id, { onDelete: 'cascade' }),
+    tenantId: tenantRef(),
+    userId: userRef(),
     /** `service_key` of the writer; `default` when the add carried no `source` block. */
     service: text('service').notNull(),
     writerId: uuid('writer_id'),
@@ -107,12 +110,8 @@ export const extractionJobs = pgTable(
   'extraction_jobs',
   {
     id: uuid('id').primaryKey(),
-    tenantId: uuid('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => endUsers.id, { onDelete: 'cascade' }),
+    tenantId: tenantRef(),
+    userId: userRef(),
     sourceEventId: uuid('source_event_id').notNull(),
     kind: text('kind').notNull().default('extraction'),
     /** queued | running | completed | processed | failed | dead (see docs/jobs.md). */
@@ -146,12 +145,8 @@ export const memories = pgTable(
   'memories',
   {
     id: uuid('id').primaryKey(),
-    tenantId: uuid('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => endUsers.id, { onDelete: 'cascade' }),
+    tenantId: tenantRef(),
+    userId: userRef(),
     agentId: text('agent_id'),
     content: text('content').notNull(),
     category: text('category').notNull(),
@@ -186,12 +181,8 @@ export const claimRevisions = pgTable(
   'claim_revisions',
   {
     id: uuid('id').primaryKey(),
-    tenantId: uuid('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => endUsers.id, { onDelete: 'cascade' }),
+    tenantId: tenantRef(),
+    userId: userRef(),
     memoryId: uuid('memory_id').notNull(),
     /** created | reinforced | superseded | archived | deleted | restored */
     action: text('action').notNull(),
@@ -213,9 +204,7 @@ export const claimRevisions = pgTable(
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    tenantId: uuid('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantId: tenantRef(),
     apiKeyId: uuid('api_key_id').notNull(),
     method: text('method').notNull(),
     path: text('path').notNull(),
@@ -236,12 +225,8 @@ export const retrievals = pgTable(
   'retrievals',
   {
     id: uuid('id').primaryKey(),
-    tenantId: uuid('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => endUsers.id, { onDelete: 'cascade' }),
+    tenantId: tenantRef(),
+    userId: userRef(),
     memoryIds: jsonb('memory_ids').notNull(),
     format: text('format').notNull(),
     createdAt: tstz('created_at').notNull().defaultNow(),
