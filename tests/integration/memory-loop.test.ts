@@ -100,14 +100,24 @@ describe.each(servers())('memory loop on $name', (server) => {
     expect(Object.values(parsed.memories).flat().sort()).toEqual(contents);
     expect(parsed.memories.goal).toEqual(['The user is training for a marathon in April.']);
     expect(json.body.data[0].content).toBe('The user is training for a marathon in April.');
-    // the second retrieve sees the access recorded by the first
+    // the second retrieve sees the access recorded by the first, and is served from the hot tier
     expect(json.body.data[0].last_accessed).not.toBeNull();
+    expect(json.body.cached).toBe(true);
+    expect(json.body.memories_from_hot_tier).toBe(3);
 
     const xml = await api.post('/v1/memories/retrieve', { external_user_id: 'u1', query: 'Lisbon', format: 'xml' });
     const block: string = xml.body.system_prompt_addition;
     expect(block).toMatch(/<memory_context>[\s\S]*<\/memory_context>$/);
     expect(block.match(/<memory category="[a-z]+">[^<]+<\/memory>/g)?.length).toBe(3);
     expect(xml.body.data[0].context_snippet).toBe('<memory category="fact">The user lives in Lisbon.</memory>');
+
+    // a new memory changes the user's version: the hot tier is bypassed and the new fact is there at once
+    const more = await api.post('/v1/memories/add', { external_user_id: 'u1', messages: [{ role: 'user', content: 'I have a cat named Miso.' }] });
+    await api.waitForJob(more.body.job_id);
+    const fresh = await api.post('/v1/memories/retrieve', { external_user_id: 'u1', query: 'pets' });
+    expect(fresh.body.cached).toBe(false);
+    expect(fresh.body.memories_from_hot_tier).toBe(0);
+    expect(fresh.body.data.map((m: any) => m.content)).toContain('The user has a cat named Miso.');
   });
 
   it('keeps the context block within context_max_tokens and drops lower-importance memories first', async () => {

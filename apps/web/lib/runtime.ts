@@ -7,7 +7,9 @@ import {
   BuiltinExtractor,
   type JobQueue,
   type Logger,
+  type RetrievalDeps,
   createLogger,
+  createRetrievalDeps,
   loadConfig,
 } from '@memory/core';
 import {
@@ -36,6 +38,7 @@ export interface Runtime {
   runner: EmbeddedRunner | null;
   inngest: InngestClient;
   jobDeps: JobDeps;
+  retrieval: RetrievalDeps;
 }
 
 const holder = globalThis as unknown as { __memoryRuntime?: Promise<Runtime> };
@@ -76,8 +79,10 @@ async function boot(): Promise<Runtime> {
   } else {
     queue = new InngestQueue(inngest);
   }
+  const retrieval = createRetrievalDeps(database.db, log);
   const shutdown = async () => {
     await runner?.stop();
+    await retrieval.activity.flush();
     await database.close();
     if (config.database.kind === 'pglite') releaseDataDirLock(config.database.dataDir);
   };
@@ -90,5 +95,5 @@ async function boot(): Promise<Runtime> {
     { database: database.describe, job_mode: config.jobs.mode, embedded_worker: Boolean(runner && config.jobs.embeddedWorker) },
     'memory service ready',
   );
-  return { config, database, db: database.db, log, queue, runner, inngest, jobDeps };
+  return { config, database, db: database.db, log, queue, runner, inngest, jobDeps, retrieval };
 }

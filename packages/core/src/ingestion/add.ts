@@ -5,7 +5,7 @@
  * notification is lost the job row is still there and the embedded runner (or the Inngest re-sender) picks it up.
  */
 import { randomUUID } from 'node:crypto';
-import { type Db, and, eq, extractionJobs, gt, idempotencyKeys, sourceEvents, sql } from '@memory/db';
+import { type Db, and, eq, gt, idempotencyKeys, rows, sourceEvents, sql } from '@memory/db';
 import type { AppConfig } from '../config';
 import { canonicalJson, sha256Hex } from '../crypto';
 import { Errors } from '../errors';
@@ -165,48 +165,68 @@ async function accept(
     ? { ...base, status: 'passthrough', nothing_to_extract: true }
     : { ...base, job_id: jobId };
 
-  let userId = '';
-  await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
-    userId = await ensureUser(tx, auth.tenantId, body.external_user_id);
-    const sourceEventId = randomUUID();
-    const insertedEvent = await tx
-      .insert(sourceEvents)
-      .values({
-        id: sourceEventId,
-        tenantId: auth.tenantId,
-        userId,
-        service,
-        eventId,
-        eventIdGenerated: body.source ? 0 : 1,
-        agentId: body.agent_id ?? null,
-        observedAt: body.source?.observed_at ? new Date(body.source.observed_at) : ctx.now,
-        receivedAt: ctx.now,
-        payloadHash: hash,
-        payload: { messages: gate.messages, metadata: body.metadata ? redactJsonStrings(body.metadata) : null },
-        scope: body.source?.scope ?? {},
-        evidence: body.source?.evidence ?? [],
-        jobId,
-        addResponse: response,
-      })
-      .onConflictDoNothing()
-      .returning({ id: sourceEvents.id });
-    if (insertedEvent.length === 0) throw new RetryAfterRace();
-    if (jobId) {
-      await tx.insert(extractionJobs).values({
+  const sourceEventId = randomUUID();
+  const eventRow = {
+    id: sourceEventId,
+    tenant_id: auth.tenantId,
+    service,
+    writer_id: null,
+    event_id: eventId,
+    event_id_generated: body.source ? 0 : 1,
+    agent_id: body.agent_id ?? null,
+    observed_at: body.source?.observed_at ? new Date(body.source.observed_at).toISOString() : ctx.now.toISOString(),
+    received_at: ctx.now.toISOString(),
+    payload_hash: hash,
+    payload: { messages: gate.messages, metadata: body.metadata ? redactJsonStrings(body.metadata) : null },
+    payload_redacted_at: null,
+    scope: body.source?.scope ?? {},
+    evidence: body.source?.evidence ?? [],
+    job_id: jobId,
+    add_response: response,
+  };
+  const jobRow = jobId
+    ? {
         id: jobId,
-        tenantId: auth.tenantId,
-        userId,
-        sourceEventId,
+        tenant_id: auth.tenantId,
+        source_event_id: sourceEventId,
+        kind: 'extraction',
         status: 'queued',
-        queueName: EXTRACTION_QUEUE,
-        maxAttempts: config.jobs.maxAttempts,
-        runAfter: ctx.now,
-        extractionMetadata: gate.redactions > 0 ? { secrets_redacted: gate.redactions, secret_kinds: gate.redactedKinds } : {},
-      });
-    }
-    await saveIdem(tx, response);
-  });
+        queue_name: EXTRACTION_QUEUE,
+        attempts: 0,
+        max_attempts: config.jobs.maxAttempts,
+        run_after: ctx.now.toISOString(),
+        lease_until: null,
+        locked_by: null,
+        memories_created: 0,
+        pending_candidates_buffered: 0,
+        pending_candidates_promoted: 0,
+        error: null,
+        error_summary: null,
+        extraction_metadata: gate.redactions > 0 ? { secrets_redacted: gate.redactions, secret_kinds: gate.redactedKinds } : {},
+        step_state: {},
+        created_at: ctx.now.toISOString(),
+        updated_at: ctx.now.toISOString(),
+        started_at: null,
+        finished_at: null,
+      }
+    : null;
+
+  let userId: string;
+  if (!ctx.idem) {
+    // Common path, one round trip: the event and its job in one statement (atomic on its own).
+    userId = await ensureUser(db, auth.tenantId, body.external_user_id, { cache: true });
+    const inserted = await insertEventAndJob(db, { ...eventRow, user_id: userId }, jobRow && { ...jobRow, user_id: userId });
+    if (inserted === 0) throw new RetryAfterRace();
+  } else {
+    userId = await db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      const uid = await ensureUser(tx, auth.tenantId, body.external_user_id);
+      const inserted = await insertEventAndJob(tx, { ...eventRow, user_id: uid }, jobRow && { ...jobRow, user_id: uid });
+      if (inserted === 0) throw new RetryAfterRace();
+      await saveIdem(tx, response);
+      return uid;
+    });
+  }
 
   if (jobId) {
     await deps.queue.enqueue({ jobId, tenantId: auth.tenantId, userId, kind: 'extraction' });
@@ -226,4 +246,29 @@ function redactJsonStrings(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactJsonStrings(v)]));
   }
   return value;
+}
+
+/**
+ * Inserts the source event and, when there is one, its job in a single statement. The rows are given as
+ * JSON with every column and mapped onto the tables' row types. Returns 0 when the event already exists
+ * (a concurrent add with the same source event id won); the job is then not inserted either.
+ */
+async function insertEventAndJob(db: Db, event: Record<string, unknown>, job: Record<string, unknown> | null): Promise<number> {
+  const [r] = await rows<{ events: number }>(
+    db,
+    sql`
+    WITH se AS (
+      INSERT INTO source_events
+      SELECT * FROM jsonb_populate_record(NULL::source_events, ${JSON.stringify(event)}::jsonb)
+      ON CONFLICT DO NOTHING
+      RETURNING id
+    ), job AS (
+      INSERT INTO extraction_jobs
+      SELECT j.* FROM se, jsonb_populate_record(NULL::extraction_jobs, ${JSON.stringify(job)}::jsonb) j
+      WHERE ${job !== null}
+      RETURNING id
+    )
+    SELECT (SELECT count(*) FROM se)::int AS events, (SELECT count(*) FROM job)::int AS jobs`,
+  );
+  return r?.events ?? 0;
 }

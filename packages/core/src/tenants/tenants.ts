@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Db, apiKeys, and, eq, isNull, tenants } from '@memory/db';
+import { LRUCache } from 'lru-cache';
 import { generateKey, sha256Hex } from '../crypto';
 
 export interface CreatedTenant {
@@ -33,13 +34,29 @@ export interface TenantAuth {
   apiKeyId: string;
 }
 
+/**
+ * Verified keys are remembered for KEY_CACHE_TTL_MS, keyed by their hash: a revoked key stops working
+ * within that time in every process. Unknown keys are not cached, so a new key works at once.
+ */
+export const KEY_CACHE_TTL_MS = 10_000;
+const verified = new LRUCache<string, TenantAuth>({ max: 10_000, ttl: KEY_CACHE_TTL_MS });
+
 /** Looks a presented key up by its SHA-256; the unique index makes this a single probe. */
 export async function authenticateApiKey(db: Db, presented: string): Promise<TenantAuth | null> {
   if (!presented.startsWith('mem_sk_') || presented.length > 200) return null;
+  const hash = sha256Hex(presented);
+  const hit = verified.get(hash);
+  if (hit) return hit;
+  const auth = await lookupKey(db, hash);
+  if (auth) verified.set(hash, auth);
+  return auth;
+}
+
+async function lookupKey(db: Db, hash: string): Promise<TenantAuth | null> {
   const [row] = await db
     .select({ tenantId: apiKeys.tenantId, apiKeyId: apiKeys.id })
     .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, sha256Hex(presented)), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)))
     .limit(1);
   return row ?? null;
 }

@@ -4,5 +4,5 @@ import { json, readJson, requireTenant, route } from '@/lib/http';
 export const POST = route(async (ctx) => {
   const auth = await requireTenant(ctx);
   const body = await readJson(ctx.req, retrieveRequest);
-  return json(await retrieveMemories(ctx.rt.db, auth, body, { requestId: ctx.requestId }));
+  return json(await retrieveMemories(ctx.rt.retrieval, auth, body, { requestId: ctx.requestId }));
 });

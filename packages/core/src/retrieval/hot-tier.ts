@@ -1,0 +1,63 @@
+/**
+ * The hot tier: each recently retrieved user's active memories, kept in process with the lexical index
+ * built, tagged with the user's `memory_version`. Every memory write bumps that version in the same
+ * transaction, and every retrieve reads it first, so a cached set is used only while it is current: a
+ * new memory is never missed. Least recently used users are evicted first (bounded by memory count).
+ */
+import { LRUCache } from 'lru-cache';
+import type { MemoryWithSourceRow } from '../memories/serialize';
+import { type CandidateIndex, buildIndex } from './score';
+
+export interface HotUserSet {
+  version: number;
+  rows: MemoryWithSourceRow[];
+  index: CandidateIndex;
+}
+
+export class HotTier {
+  private readonly cache: LRUCache<string, HotUserSet>;
+
+  constructor(maxMemories = 200_000) {
+    this.cache = new LRUCache<string, HotUserSet>({ maxSize: maxMemories, sizeCalculation: (v) => v.rows.length + 1 });
+  }
+
+  /** The user's set if it is still current, else null (and a stale set is dropped). */
+  get(userId: string, version: number): HotUserSet | null {
+    const set = this.cache.get(userId);
+    if (!set) return null;
+    if (set.version !== version) {
+      this.cache.delete(userId);
+      return null;
+    }
+    return set;
+  }
+
+  build(userId: string, version: number, rows: MemoryWithSourceRow[]): HotUserSet {
+    const index = buildIndex(
+      rows.map((r) => ({
+        id: r.id,
+        category: r.category,
+        importance: r.importance,
+        agentId: r.agent_id,
+        createdAt: new Date(r.created_at).getTime(),
+      })),
+      rows.map((r) => r.content),
+    );
+    const set = { version, rows, index };
+    this.cache.set(userId, set);
+    return set;
+  }
+
+  /** Keeps the cached access fields in step with what this process records. */
+  noteAccess(set: HotUserSet, indices: number[], at: Date): void {
+    for (const i of indices) {
+      const row = set.rows[i];
+      row.last_accessed = at;
+      row.access_count += 1;
+    }
+  }
+
+  clear(): void {
+    this.cache.clear();
+  }
+}

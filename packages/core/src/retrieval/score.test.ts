@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { buildIndex, rankCandidates } from './score';
+import { analyze } from './text';
+
+const NOW = Date.parse('2026-06-01T00:00:00Z');
+const day = 86_400_000;
+
+function index(items: { content: string; category?: string; importance?: number; agentId?: string | null; ageDays?: number }[]) {
+  return buildIndex(
+    items.map((m, i) => ({
+      id: `m${i}`,
+      category: m.category ?? 'fact',
+      importance: m.importance ?? 0.5,
+      agentId: m.agentId ?? null,
+      createdAt: NOW - (m.ageDays ?? 0) * day,
+    })),
+    items.map((m) => m.content),
+  );
+}
+
+describe('analyze', () => {
+  it('stems like PostgreSQL english and drops stop words and "user"', () => {
+    expect(analyze('The user is training for marathons')).toEqual(['train', 'marathon']);
+    expect(analyze("The user's sister lives in Porto.")).toEqual(['sister', 'live', 'porto']);
+    expect(analyze('I ran 42 km')).toEqual(['ran', '42', 'km']);
+  });
+});
+
+describe('rankCandidates', () => {
+  const idx = index([
+    { content: 'The user is a vegetarian.', importance: 0.85 },
+    { content: 'The user lives in Lisbon.', importance: 0.8 },
+    { content: 'The user is training for a marathon in April.', category: 'goal', importance: 0.7 },
+    { content: 'The user loves jazz.', category: 'preference', importance: 0.55, agentId: 'music-bot' },
+  ]);
+
+  it('puts the lexical match first, by stem', () => {
+    expect(rankCandidates(idx, 'marathons', {}, 10, NOW)[0].index).toBe(2);
+    expect(rankCandidates(idx, 'where does the user live?', {}, 10, NOW)[0].index).toBe(1);
+  });
+
+  it('orders by importance when nothing matches, and returns every candidate up to the limit', () => {
+    const r = rankCandidates(idx, 'xyzzy', {}, 10, NOW);
+    expect(r.map((x) => x.index)).toEqual([0, 1, 2, 3]);
+    expect(rankCandidates(idx, 'xyzzy', {}, 2, NOW).map((x) => x.index)).toEqual([0, 1]);
+  });
+
+  it('applies category, agent and time filters', () => {
+    expect(rankCandidates(idx, 'x', { categories: ['goal'] }, 10, NOW).map((x) => x.index)).toEqual([2]);
+    expect(rankCandidates(idx, 'x', { agentId: 'music-bot' }, 10, NOW).map((x) => x.index)).toEqual([3]);
+    const old = index([{ content: 'old', ageDays: 40 }, { content: 'new', ageDays: 1 }]);
+    expect(rankCandidates(old, 'x', { createdAfter: NOW - 30 * day }, 10, NOW).map((x) => x.index)).toEqual([1]);
+  });
+
+  it('prefers recent memories when everything else is equal', () => {
+    const r = index([{ content: 'a fact', ageDays: 400 }, { content: 'a fact', ageDays: 2 }]);
+    expect(rankCandidates(r, 'fact', {}, 10, NOW).map((x) => x.index)).toEqual([1, 0]);
+  });
+
+  it('keeps relevance in [0, 1]', () => {
+    for (const x of rankCandidates(idx, 'vegetarian lisbon marathon jazz', {}, 10, NOW)) {
+      expect(x.relevance).toBeGreaterThan(0);
+      expect(x.relevance).toBeLessThan(1);
+    }
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * Exact ranking over one user's candidate set (no approximate index: every memory is scored).
+ * relevance = 0.7 × lexical + 0.2 × importance + 0.1 × recency, where lexical is BM25 over the user's
+ * memories mapped into [0, 1) by s / (s + k), and recency halves every 90 days.
+ */
+import { termFrequencies } from './text';
+
+export const RANKING = {
+  lexicalWeight: 0.7,
+  importanceWeight: 0.2,
+  recencyWeight: 0.1,
+  /** BM25 parameters. */
+  k1: 1.2,
+  b: 0.75,
+  /** s / (s + saturation) maps an unbounded BM25 score into [0, 1). */
+  lexicalSaturation: 2,
+  recencyHalfLifeDays: 90,
+} as const;
+
+export interface IndexedMemory {
+  id: string;
+  category: string;
+  importance: number;
+  agentId: string | null;
+  createdAt: number;
+  /** term -> frequency */
+  terms: Map<string, number>;
+  length: number;
+}
+
+export interface CandidateIndex {
+  memories: IndexedMemory[];
+  /** term -> indices of memories containing it */
+  postings: Map<string, number[]>;
+  avgLength: number;
+}
+
+export function buildIndex(memories: Omit<IndexedMemory, 'terms' | 'length'>[], contents: string[]): CandidateIndex {
+  const indexed: IndexedMemory[] = [];
+  const postings = new Map<string, number[]>();
+  let total = 0;
+  memories.forEach((m, i) => {
+    const terms = termFrequencies(contents[i]);
+    let length = 0;
+    for (const [t, n] of terms) {
+      length += n;
+      const list = postings.get(t);
+      if (list) list.push(i);
+      else postings.set(t, [i]);
+    }
+    total += length;
+    indexed.push({ ...m, terms, length });
+  });
+  return { memories: indexed, postings, avgLength: indexed.length ? total / indexed.length : 0 };
+}
+
+export interface RankFilters {
+  categories?: string[];
+  agentId?: string | null;
+  /** only memories created at or after this time (ms) */
+  createdAfter?: number;
+}
+
+export interface Ranked {
+  index: number;
+  relevance: number;
+}
+
+export function rankCandidates(idx: CandidateIndex, query: string, filters: RankFilters, limit: number, now: number): Ranked[] {
+  const n = idx.memories.length;
+  const lexical = new Float64Array(n);
+  const queryTerms = [...new Set(termFrequencies(query).keys())];
+  for (const term of queryTerms) {
+    const list = idx.postings.get(term);
+    if (!list) continue;
+    const idf = Math.log(1 + (n - list.length + 0.5) / (list.length + 0.5));
+    for (const i of list) {
+      const m = idx.memories[i];
+      const tf = m.terms.get(term) ?? 0;
+      const norm = tf + RANKING.k1 * (1 - RANKING.b + (RANKING.b * m.length) / (idx.avgLength || 1));
+      lexical[i] += (idf * tf * (RANKING.k1 + 1)) / norm;
+    }
+  }
+  const categories = filters.categories?.length ? new Set(filters.categories) : null;
+  const decay = Math.LN2 / (RANKING.recencyHalfLifeDays * 86_400_000);
+  const top: Ranked[] = [];
+  for (let i = 0; i < n; i++) {
+    const m = idx.memories[i];
+    if (categories && !categories.has(m.category)) continue;
+    if (filters.agentId && m.agentId !== filters.agentId) continue;
+    if (filters.createdAfter !== undefined && m.createdAt < filters.createdAfter) continue;
+    const s = lexical[i];
+    const relevance =
+      RANKING.lexicalWeight * (s / (s + RANKING.lexicalSaturation)) +
+      RANKING.importanceWeight * m.importance +
+      RANKING.recencyWeight * Math.exp(-Math.max(0, now - m.createdAt) * decay);
+    insertTop(top, { index: i, relevance }, limit, idx);
+  }
+  return top;
+}
+
+/** Keeps the best `limit` results sorted: relevance desc, then newer first, then id. */
+function insertTop(top: Ranked[], r: Ranked, limit: number, idx: CandidateIndex) {
+  const better = (a: Ranked, b: Ranked) => {
+    if (a.relevance !== b.relevance) return a.relevance > b.relevance;
+    const ma = idx.memories[a.index];
+    const mb = idx.memories[b.index];
+    if (ma.createdAt !== mb.createdAt) return ma.createdAt > mb.createdAt;
+    return ma.id < mb.id;
+  };
+  if (top.length === limit && !better(r, top[top.length - 1])) return;
+  let pos = top.length;
+  while (pos > 0 && better(r, top[pos - 1])) pos--;
+  top.splice(pos, 0, r);
+  if (top.length > limit) top.pop();
+}
