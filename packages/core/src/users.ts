@@ -1,16 +1,32 @@
 import { randomUUID } from 'node:crypto';
-import { type Db, and, endUsers, eq } from '@memory/db';
+import { type Db, and, endUsers, eq, sql } from '@memory/db';
 import { LRUCache } from 'lru-cache';
 
 /** (tenant, external id) -> internal id. Ids never change; only committed rows are cached. */
 const userIds = new LRUCache<string, string>({ max: 100_000 });
 
+/**
+ * The end user by external id. On every retrieve and add, so the query is prepared once per database
+ * handle: building it with the query builder on each call cost more than running it.
+ */
+function findUserQuery(db: Db): FindUserQuery {
+  let q = prepared.get(db);
+  if (!q) {
+    q = db
+      .select()
+      .from(endUsers)
+      .where(and(eq(endUsers.tenantId, sql.placeholder('tenantId')), eq(endUsers.externalUserId, sql.placeholder('externalUserId'))))
+      .limit(1)
+      .prepare('find_end_user');
+    prepared.set(db, q as FindUserQuery);
+  }
+  return q;
+}
+type FindUserQuery = { execute(p: { tenantId: string; externalUserId: string }): Promise<(typeof endUsers.$inferSelect)[]> };
+const prepared = new WeakMap<Db, FindUserQuery>();
+
 export async function findUser(db: Db, tenantId: string, externalUserId: string) {
-  const [row] = await db
-    .select()
-    .from(endUsers)
-    .where(and(eq(endUsers.tenantId, tenantId), eq(endUsers.externalUserId, externalUserId)))
-    .limit(1);
+  const [row] = await findUserQuery(db).execute({ tenantId, externalUserId });
   return row ?? null;
 }
 

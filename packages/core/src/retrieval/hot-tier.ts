@@ -16,6 +16,8 @@ export interface HotUserSet {
 
 export class HotTier {
   private readonly cache: LRUCache<string, HotUserSet>;
+  /** Loads in progress, so concurrent first requests for one user share one load (no stampede). */
+  private readonly loading = new Map<string, Promise<HotUserSet>>();
 
   constructor(maxMemories = 200_000) {
     this.cache = new LRUCache<string, HotUserSet>({ maxSize: maxMemories, sizeCalculation: (v) => v.rows.length + 1 });
@@ -30,6 +32,21 @@ export class HotTier {
       return null;
     }
     return set;
+  }
+
+  /** The current set, loading it once however many requests ask at the same time. */
+  async getOrLoad(userId: string, version: number, load: () => Promise<MemoryWithSourceRow[]>): Promise<{ set: HotUserSet; hit: boolean }> {
+    const hit = this.get(userId, version);
+    if (hit) return { set: hit, hit: true };
+    const key = `${userId}:${version}`;
+    let pending = this.loading.get(key);
+    if (!pending) {
+      pending = load()
+        .then((rows) => this.build(userId, version, rows))
+        .finally(() => this.loading.delete(key));
+      this.loading.set(key, pending);
+    }
+    return { set: await pending, hit: false };
   }
 
   build(userId: string, version: number, rows: MemoryWithSourceRow[]): HotUserSet {

@@ -11,7 +11,7 @@ import type { RetrieveRequest, RetrieveResponse } from '../schemas/memories';
 import type { TenantAuth } from '../tenants/tenants';
 import { findUser } from '../users';
 import { ActivityRecorder } from './activity';
-import { HotTier, type HotUserSet } from './hot-tier';
+import { HotTier } from './hot-tier';
 import { renderContext, renderSnippet } from './render';
 import { rankCandidates } from './score';
 
@@ -62,12 +62,9 @@ export async function retrieveMemories(
   const user = await findUser(deps.db, auth.tenantId, req.external_user_id);
   if (!user) return base;
 
-  let set: HotUserSet | null = deps.hotTier.get(user.id, user.memoryVersion);
-  const fromHotTier = set !== null;
-  if (!set) {
-    const loaded = await loadActiveMemories(deps.db, auth.tenantId, user.id);
-    set = deps.hotTier.build(user.id, user.memoryVersion, loaded);
-  }
+  const { set, hit: fromHotTier } = await deps.hotTier.getOrLoad(user.id, user.memoryVersion, () =>
+    loadActiveMemories(deps.db, auth.tenantId, user.id),
+  );
 
   const ranked = rankCandidates(
     set.index,

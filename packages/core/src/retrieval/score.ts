@@ -94,23 +94,20 @@ export function rankCandidates(idx: CandidateIndex, query: string, filters: Rank
       RANKING.lexicalWeight * (s / (s + RANKING.lexicalSaturation)) +
       RANKING.importanceWeight * m.importance +
       RANKING.recencyWeight * Math.exp(-Math.max(0, now - m.createdAt) * decay);
-    insertTop(top, { index: i, relevance }, limit, idx);
+    if (top.length === limit && !better(idx, relevance, i, top[limit - 1])) continue;
+    let pos = top.length;
+    while (pos > 0 && better(idx, relevance, i, top[pos - 1])) pos--;
+    top.splice(pos, 0, { index: i, relevance });
+    if (top.length > limit) top.pop();
   }
   return top;
 }
 
-/** Keeps the best `limit` results sorted: relevance desc, then newer first, then id. */
-function insertTop(top: Ranked[], r: Ranked, limit: number, idx: CandidateIndex) {
-  const better = (a: Ranked, b: Ranked) => {
-    if (a.relevance !== b.relevance) return a.relevance > b.relevance;
-    const ma = idx.memories[a.index];
-    const mb = idx.memories[b.index];
-    if (ma.createdAt !== mb.createdAt) return ma.createdAt > mb.createdAt;
-    return ma.id < mb.id;
-  };
-  if (top.length === limit && !better(r, top[top.length - 1])) return;
-  let pos = top.length;
-  while (pos > 0 && better(r, top[pos - 1])) pos--;
-  top.splice(pos, 0, r);
-  if (top.length > limit) top.pop();
+/** Result order: relevance desc, then newer first, then id. */
+function better(idx: CandidateIndex, relevance: number, i: number, other: Ranked): boolean {
+  if (relevance !== other.relevance) return relevance > other.relevance;
+  const a = idx.memories[i];
+  const b = idx.memories[other.index];
+  if (a.createdAt !== b.createdAt) return a.createdAt > b.createdAt;
+  return a.id < b.id;
 }
