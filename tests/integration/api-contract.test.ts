@@ -133,6 +133,12 @@ describe.each(servers())('API contract on $name', (server) => {
 
   it('treats a repeated source event as the original and a changed one as PROV_409', async () => {
     const api = await tenantApi(server);
+    const writer = await api.post('/v1/tenant/service-writers', {
+      service_key: 'crm',
+      display_name: 'CRM',
+      authority_rules: { default_priority: 50, categories: {} },
+    });
+    expect(writer.status).toBe(201);
     const body = {
       external_user_id: 'src',
       messages: msg('I have two kids.'),
@@ -147,6 +153,7 @@ describe.each(servers())('API contract on $name', (server) => {
     const r = await api.post('/v1/memories/retrieve', { external_user_id: 'src', query: 'kids' });
     expect(r.body.data[0].provenance).toMatchObject({
       service: 'crm',
+      writer_id: writer.body.data.id,
       event_id: 'evt-77',
       observed_at: '2026-01-05T10:00:00.000Z',
       scope: { channel: 'chat' },

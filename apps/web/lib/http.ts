@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  type ApiError,
   Errors,
   type FieldError,
   LIMITS,
@@ -62,7 +63,11 @@ export function requireAdmin(ctx: RouteContext<unknown>): void {
   if (!match || !constantTimeEqual(match[1], token)) throw Errors.adminUnauthorized();
 }
 
-export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
+export async function readJson<S extends z.ZodType>(
+  req: Request,
+  schema: S,
+  opts: { classify?: (errors: FieldError[]) => ApiError | null } = {},
+): Promise<z.output<S>> {
   const type = req.headers.get('content-type');
   if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) throw Errors.unsupportedMediaType();
   const declared = Number(req.headers.get('content-length') ?? 0);
@@ -75,7 +80,7 @@ export async function readJson<S extends z.ZodType>(req: Request, schema: S): Pr
   } catch {
     throw Errors.invalidJson();
   }
-  return validate(schema, raw);
+  return validate(schema, raw, opts.classify);
 }
 
 export function readQuery<S extends z.ZodType>(req: Request, schema: S): z.output<S> {
@@ -83,11 +88,15 @@ export function readQuery<S extends z.ZodType>(req: Request, schema: S): z.outpu
   return validate(schema, params);
 }
 
-export function validate<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+export function validate<S extends z.ZodType>(
+  schema: S,
+  raw: unknown,
+  classify?: (errors: FieldError[]) => ApiError | null,
+): z.output<S> {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const errors: FieldError[] = parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
-  throw Errors.validation(errors);
+  throw classify?.(errors) ?? Errors.validation(errors);
 }
 
 function formatPath(path: PropertyKey[]): string {

@@ -14,8 +14,15 @@ import {
   listMemoriesQuery,
   memoryPage,
   problemSchema,
+  SOURCE_EVENTS_LIMIT_MAX,
+  apiKeyView,
+  createApiKeyRequest,
+  createServiceWriterRequest,
+  listSourceEventsQuery,
   retrieveRequest,
   retrieveResponse,
+  serviceWriterView,
+  sourceEventView,
 } from '@memory/core';
 import { z } from 'zod';
 
@@ -134,9 +141,12 @@ function buildPaths() {
         requestBody: { required: true, content: { 'application/json': { schema: schema(addRequest, 'input') } } },
         responses: {
           '200': ok(addResponse, 'Accepted, passed through or blocked; `status` says which.'),
-          ...tenantErrors,
+          '401': tenantErrors['401'],
+          '403': problem('`PROV_403`: the writer named in `source.service` is bound to another API key.'),
+          '404': problem('`PROV_404`: no service writer has the `source.service` key.'),
           '409': problem('`PROV_409`: the source event id exists with a different payload.'),
           '413': problem('Body larger than the limit.'),
+          '422': problem('`validation_failed`, or `PROV_422` when the `source` block is invalid (e.g. evidence that looks like a secret).'),
         },
       },
     },
@@ -197,6 +207,68 @@ function buildPaths() {
           '401': problem('Wrong admin token.'),
           '404': problem('No admin token configured.'),
           '422': tenantErrors['422'],
+        },
+      },
+    },
+    '/v1/tenant/service-writers': {
+      post: {
+        operationId: 'createServiceWriter',
+        summary: 'Register a service writer (a backend service that writes user facts)',
+        description:
+          'Priorities are integers 0–1000; higher wins a conflict. `categories` keys must be memory categories. ' +
+          'Bind `api_key_id` to require that key on adds whose `source.service` is this writer (PROV_403 otherwise).',
+        requestBody: { required: true, content: { 'application/json': { schema: schema(createServiceWriterRequest, 'input') } } },
+        responses: {
+          '201': ok(envelope(serviceWriterView), 'Created'),
+          '401': tenantErrors['401'],
+          '409': problem('`PROV_409`: this service_key exists already.'),
+          '422': problem('`PROV_422`: invalid writer; `errors[]` names each field.'),
+        },
+      },
+      get: {
+        operationId: 'listServiceWriters',
+        summary: 'List the tenant’s service writers',
+        responses: { '200': ok(envelope(z.array(serviceWriterView))), '401': tenantErrors['401'] },
+      },
+    },
+    '/v1/tenant/api-keys': {
+      post: {
+        operationId: 'createApiKey',
+        summary: 'Create another API key (e.g. one per service); the key is shown once',
+        requestBody: { required: true, content: { 'application/json': { schema: schema(createApiKeyRequest, 'input') } } },
+        responses: {
+          '201': ok(envelope(apiKeyView.extend({ api_key: z.string() })), 'Created'),
+          ...tenantErrors,
+        },
+      },
+      get: {
+        operationId: 'listApiKeys',
+        summary: 'List the tenant’s API keys (never the secrets)',
+        responses: { '200': ok(envelope(z.array(apiKeyView))), '401': tenantErrors['401'] },
+      },
+    },
+    '/v1/tenant/api-keys/{key_id}': {
+      delete: {
+        operationId: 'revokeApiKey',
+        summary: 'Revoke an API key (effective at once in this process, within 10 s everywhere)',
+        parameters: [{ name: 'key_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+        responses: {
+          '200': ok(envelope(apiKeyView)),
+          '401': tenantErrors['401'],
+          '404': problem('No such key for this tenant.'),
+          '422': problem('A key cannot revoke itself.'),
+        },
+      },
+    },
+    '/v1/tenant/source-events': {
+      get: {
+        operationId: 'listSourceEvents',
+        summary: 'List source events with payload hashes, linked jobs, evidence and scope, newest first',
+        description: `\`limit\` 1–${SOURCE_EVENTS_LIMIT_MAX} (default 20); pass \`next_cursor\` back as \`cursor\` for the next page.`,
+        parameters: queryParams(listSourceEventsQuery),
+        responses: {
+          '200': ok(envelope(z.object({ items: z.array(sourceEventView), limit: z.number().int(), next_cursor: z.string().nullable() }))),
+          ...tenantErrors,
         },
       },
     },

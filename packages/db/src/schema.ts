@@ -61,6 +61,25 @@ export const apiKeys = pgTable(
   (t) => [uniqueIndex('api_keys_key_hash_uq').on(t.keyHash), index('api_keys_tenant_idx').on(t.tenantId)],
 );
 
+/** A named backend service that writes user facts, with its authority per memory category. */
+export const serviceWriters = pgTable(
+  'service_writers',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: tenantRef(),
+    /** Stable slug, unique per tenant; the `source.service` of add calls. */
+    serviceKey: text('service_key').notNull(),
+    displayName: text('display_name').notNull(),
+    /** `{ default_priority: int, categories: { [category]: int } }` */
+    authorityRules: jsonb('authority_rules').notNull(),
+    /** When set, adds for this writer must use exactly this API key (PROV_403 otherwise). */
+    apiKeyId: uuid('api_key_id').references(() => apiKeys.id),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+    updatedAt: tstz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('service_writers_key_uq').on(t.tenantId, t.serviceKey)],
+);
+
 export const endUsers = pgTable(
   'end_users',
   {
@@ -237,6 +256,7 @@ export const retrievals = pgTable(
 export type Tenant = typeof tenants.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type EndUser = typeof endUsers.$inferSelect;
+export type ServiceWriter = typeof serviceWriters.$inferSelect;
 export type SourceEvent = typeof sourceEvents.$inferSelect;
 export type ExtractionJob = typeof extractionJobs.$inferSelect;
 export type Memory = typeof memories.$inferSelect;

@@ -13,6 +13,7 @@ import { EXTRACTION_QUEUE, type JobQueue } from '../jobs/queue';
 import type { TenantAuth } from '../tenants/tenants';
 import { ensureUser } from '../users';
 import type { AddRequest, AddResponse } from '../schemas/memories';
+import { resolveWriter } from '../provenance/writers';
 import { runQualityGate } from './gate';
 import { redactSecrets } from './secrets';
 
@@ -103,6 +104,8 @@ async function accept(
   ctx: { requestId: string; now: Date; requestHash: string; idem: IdemKey | null },
 ): Promise<AddOutcome> {
   const { db, config } = deps;
+  // Unknown writer: PROV_404; a writer bound to another key: PROV_403. Checked before the gate decides.
+  const writer = body.source ? await resolveWriter(db, auth, body.source.service) : null;
   const gate = runQualityGate(body.messages);
   const base: AddResponse = {
     job_id: null,
@@ -170,7 +173,7 @@ async function accept(
     id: sourceEventId,
     tenant_id: auth.tenantId,
     service,
-    writer_id: null,
+    writer_id: writer?.id ?? null,
     event_id: eventId,
     event_id_generated: body.source ? 0 : 1,
     agent_id: body.agent_id ?? null,

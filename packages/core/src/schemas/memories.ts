@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { externalUserId, jsonObject, memoryCategory, requestMeta } from './common';
+import { findSecrets, looksLikeSecret } from '../ingestion/secrets';
 import { LIMITS } from './limits';
 
 export const conversationMessage = z
@@ -14,10 +15,16 @@ export const conversationMessage = z
 
 const isoDatetime = z.string().datetime({ offset: true, message: 'must be an ISO 8601 date-time with a time zone' });
 
-export const evidenceItem = z.object({
-  source_type: z.string().min(1).max(64),
-  reference: z.string().min(1).max(LIMITS.evidenceReferenceChars),
-});
+export const evidenceItem = z
+  .object({
+    source_type: z.string().min(1).max(64),
+    reference: z
+      .string()
+      .min(1)
+      .max(LIMITS.evidenceReferenceChars)
+      .refine((v) => !looksLikeSecret(v) && findSecrets(v).length === 0, 'looks like a secret: evidence must reference a record, not contain credentials'),
+  })
+  .strict();
 
 export const sourceBlock = z
   .object({

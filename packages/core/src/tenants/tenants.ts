@@ -41,6 +41,11 @@ export interface TenantAuth {
 export const KEY_CACHE_TTL_MS = 10_000;
 const verified = new LRUCache<string, TenantAuth>({ max: 10_000, ttl: KEY_CACHE_TTL_MS });
 
+/** Drops a key from this process's cache (on revocation). */
+export function forgetVerifiedKey(hash: string): void {
+  verified.delete(hash);
+}
+
 /** Looks a presented key up by its SHA-256; the unique index makes this a single probe. */
 export async function authenticateApiKey(db: Db, presented: string): Promise<TenantAuth | null> {
   if (!presented.startsWith('mem_sk_') || presented.length > 200) return null;

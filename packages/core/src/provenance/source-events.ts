@@ -1,0 +1,92 @@
+/** GET /v1/tenant/source-events: what each writer sent, with hashes, evidence, scope and the linked job. */
+import { type Db, rows, sql } from '@memory/db';
+import type { SQL } from '@memory/db';
+import { Errors } from '../errors';
+import { iso } from '../memories/serialize';
+import type { TenantAuth } from '../tenants/tenants';
+
+interface Cursor {
+  r: string;
+  i: string;
+}
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)$/;
+
+function decodeCursor(raw: string): Cursor {
+  try {
+    const c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Cursor;
+    if (typeof c.r !== 'string' || !TIMESTAMP.test(c.r) || !/^[0-9a-f-]{36}$/.test(c.i)) throw new Error();
+    return c;
+  } catch {
+    throw Errors.validation([{ path: 'cursor', message: 'is not a cursor returned by this endpoint' }]);
+  }
+}
+
+interface Row {
+  id: string;
+  service: string;
+  event_id: string;
+  external_user_id: string;
+  writer_id: string | null;
+  agent_id: string | null;
+  observed_at: Date | string;
+  received_at: Date | string;
+  received_cursor: string;
+  payload_hash: string;
+  payload_redacted: boolean;
+  scope: Record<string, unknown>;
+  evidence: { source_type: string; reference: string }[];
+  job_id: string | null;
+  job_status: string | null;
+}
+
+/** Newest first, keyset-paged on (received_at, id). */
+export async function listSourceEvents(
+  db: Db,
+  auth: TenantAuth,
+  q: { external_user_id?: string; source_service?: string; limit: number; cursor?: string },
+) {
+  const where: SQL[] = [sql`se.tenant_id = ${auth.tenantId}`];
+  if (q.external_user_id) where.push(sql`u.external_user_id = ${q.external_user_id}`);
+  if (q.source_service) where.push(sql`se.service = ${q.source_service}`);
+  if (q.cursor) {
+    const c = decodeCursor(q.cursor);
+    where.push(sql`(se.received_at, se.id) < (${c.r}::timestamptz, ${c.i}::uuid)`);
+  }
+  const found = await rows<Row>(
+    db,
+    sql`SELECT se.id, se.service, se.event_id, u.external_user_id, se.writer_id, se.agent_id, se.observed_at,
+          se.received_at, se.received_at::text AS received_cursor, se.payload_hash,
+          (se.payload IS NULL) AS payload_redacted, se.scope, se.evidence, se.job_id, j.status AS job_status
+        FROM source_events se
+        JOIN end_users u ON u.id = se.user_id
+        LEFT JOIN extraction_jobs j ON j.id = se.job_id
+        WHERE ${sql.join(where, sql` AND `)}
+        ORDER BY se.received_at DESC, se.id DESC
+        LIMIT ${q.limit + 1}`,
+  );
+  const page = found.slice(0, q.limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map((r) => ({
+      id: r.id,
+      service: r.service,
+      event_id: r.event_id,
+      external_user_id: r.external_user_id,
+      writer_id: r.writer_id,
+      agent_id: r.agent_id,
+      observed_at: iso(r.observed_at) as string,
+      received_at: iso(r.received_at) as string,
+      payload_hash: r.payload_hash,
+      payload_redacted: Boolean(r.payload_redacted),
+      scope: r.scope ?? {},
+      evidence: r.evidence ?? [],
+      job_id: r.job_id,
+      job_status: r.job_status,
+    })),
+    limit: q.limit,
+    next_cursor:
+      found.length > q.limit && last
+        ? Buffer.from(JSON.stringify({ r: last.received_cursor, i: last.id })).toString('base64url')
+        : null,
+  };
+}

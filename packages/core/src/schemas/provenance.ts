@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { MEMORY_CATEGORIES } from '../categories';
+import { externalUserId } from './common';
+import { LIMITS } from './limits';
+
+/** Documented bounds of writer priorities (docs/provenance.md). Higher wins. */
+export const PRIORITY_MIN = 0;
+export const PRIORITY_MAX = 1000;
+
+const priority = z
+  .number()
+  .int('must be an integer')
+  .min(PRIORITY_MIN, `must be at least ${PRIORITY_MIN}`)
+  .max(PRIORITY_MAX, `must be at most ${PRIORITY_MAX}`);
+
+export const authorityRules = z
+  .object({
+    default_priority: priority,
+    categories: z
+      .record(z.string(), priority)
+      .default({})
+      .superRefine((map, ctx) => {
+        for (const key of Object.keys(map)) {
+          if (!(MEMORY_CATEGORIES as readonly string[]).includes(key)) {
+            ctx.addIssue({ code: 'custom', path: [key], message: `is not a memory category (${MEMORY_CATEGORIES.join(', ')})` });
+          }
+        }
+      }),
+  })
+  .strict()
+  .meta({ id: 'AuthorityRules', description: 'Priority of the writer per memory category; higher wins a conflict.' });
+
+export const serviceKey = z
+  .string()
+  .min(1)
+  .max(LIMITS.serviceKeyChars)
+  .regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a slug: lower-case letters, digits, "-" and "_"');
+
+export const createServiceWriterRequest = z
+  .object({
+    service_key: serviceKey.refine((k) => k !== 'default', '"default" is reserved for adds without a source block'),
+    display_name: z.string().trim().min(1).max(200),
+    authority_rules: authorityRules,
+    api_key_id: z.string().uuid().nullish(),
+  })
+  .strict()
+  .meta({ id: 'CreateServiceWriterRequest' });
+
+export const serviceWriterView = z
+  .object({
+    id: z.string().uuid(),
+    service_key: z.string(),
+    display_name: z.string(),
+    authority_rules: authorityRules,
+    api_key_id: z.string().uuid().nullable(),
+    created_at: z.string().datetime(),
+  })
+  .meta({ id: 'ServiceWriter' });
+
+export const createApiKeyRequest = z
+  .object({ name: z.string().trim().min(1).max(100) })
+  .strict()
+  .meta({ id: 'CreateApiKeyRequest' });
+
+export const apiKeyView = z
+  .object({
+    id: z.string().uuid(),
+    name: z.string(),
+    display_prefix: z.string(),
+    last4: z.string(),
+    created_at: z.string().datetime(),
+    revoked_at: z.string().datetime().nullable(),
+  })
+  .meta({ id: 'ApiKey' });
+
+export const SOURCE_EVENTS_LIMIT_MAX = 100;
+
+export const listSourceEventsQuery = z.object({
+  external_user_id: externalUserId.optional(),
+  source_service: serviceKey.or(z.literal('default')).optional(),
+  limit: z.coerce.number().int().min(1).max(SOURCE_EVENTS_LIMIT_MAX).default(20),
+  cursor: z.string().max(512).optional(),
+});
+
+export const sourceEventView = z
+  .object({
+    id: z.string().uuid(),
+    service: z.string(),
+    event_id: z.string(),
+    external_user_id: z.string(),
+    writer_id: z.string().uuid().nullable(),
+    agent_id: z.string().nullable(),
+    observed_at: z.string().datetime(),
+    received_at: z.string().datetime(),
+    payload_hash: z.string(),
+    payload_redacted: z.boolean(),
+    scope: z.record(z.string(), z.unknown()),
+    evidence: z.array(z.object({ source_type: z.string(), reference: z.string() })),
+    job_id: z.string().uuid().nullable(),
+    job_status: z.string().nullable(),
+  })
+  .meta({ id: 'SourceEvent' });

@@ -1,0 +1,58 @@
+/** Additional API keys of a tenant (one per service is the production pattern), listed and revoked. */
+import { randomUUID } from 'node:crypto';
+import { type Db, and, apiKeys, asc, eq, sql } from '@memory/db';
+import { generateKey } from '../crypto';
+import { Errors } from '../errors';
+import { type TenantAuth, forgetVerifiedKey } from './tenants';
+
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  display_prefix: string;
+  last4: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+const toView = (k: typeof apiKeys.$inferSelect): ApiKeyView => ({
+  id: k.id,
+  name: k.name,
+  display_prefix: k.displayPrefix,
+  last4: k.last4,
+  created_at: k.createdAt.toISOString(),
+  revoked_at: k.revokedAt ? k.revokedAt.toISOString() : null,
+});
+
+/** Creates a key; the secret is in the result once and never again. */
+export async function createApiKey(db: Db, auth: TenantAuth, name: string): Promise<ApiKeyView & { api_key: string }> {
+  const key = generateKey('tenant');
+  const [row] = await db
+    .insert(apiKeys)
+    .values({ id: randomUUID(), tenantId: auth.tenantId, name, keyHash: key.hash, displayPrefix: key.displayPrefix, last4: key.last4 })
+    .returning();
+  return { ...toView(row), api_key: key.key };
+}
+
+export async function listApiKeys(db: Db, auth: TenantAuth): Promise<ApiKeyView[]> {
+  const rows = await db.select().from(apiKeys).where(eq(apiKeys.tenantId, auth.tenantId)).orderBy(asc(apiKeys.createdAt));
+  return rows.map(toView);
+}
+
+/**
+ * Revokes a key at once in this process (within the key cache TTL in others). The key making the call cannot
+ * revoke itself, so a tenant cannot lock itself out by accident.
+ */
+export async function revokeApiKey(db: Db, auth: TenantAuth, keyId: string): Promise<ApiKeyView> {
+  if (keyId === auth.apiKeyId) {
+    throw Errors.validation([{ path: 'key_id', message: 'a key cannot revoke itself; use another key of this tenant' }]);
+  }
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
+    .where(and(eq(apiKeys.tenantId, auth.tenantId), eq(apiKeys.id, keyId)))
+    .returning();
+  if (!row) throw Errors.notFound(`API key ${keyId}`);
+  forgetVerifiedKey(row.keyHash);
+  return toView(row);
+}
+
