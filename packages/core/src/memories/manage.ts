@@ -3,31 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { type Db, and, claimRevisions, endUsers, eq, extractionJobs, memories, rows, sourceEvents, sql } from '@memory/db';
 import type { SQL } from '@memory/db';
 import { Errors } from '../errors';
+import { decodeCursor, encodeCursor } from '../pagination';
 import { toJobView } from '../jobs/repository';
 import type { MemoryRecord } from '../schemas/memories';
 import type { TenantAuth } from '../tenants/tenants';
 import { findUser } from '../users';
 import { MEMORY_WITH_SOURCE_COLUMNS, type MemoryWithSourceRow, iso, toMemoryRecord } from './serialize';
-
-interface Cursor {
-  c: string;
-  i: string;
-}
-
-/** PostgreSQL's text form of a timestamptz, e.g. 2026-11-21 20:23:09.617123+00. */
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)$/;
-
-const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString('base64url');
-
-function decodeCursor(raw: string): Cursor {
-  try {
-    const c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Cursor;
-    if (typeof c.c !== 'string' || !TIMESTAMP.test(c.c) || !/^[0-9a-f-]{36}$/.test(c.i)) throw new Error();
-    return c;
-  } catch {
-    throw Errors.validation([{ path: 'cursor', message: 'is not a cursor returned by this endpoint' }]);
-  }
-}
 
 export interface ListOptions {
   externalUserId: string;
@@ -46,7 +27,7 @@ export async function listMemories(db: Db, auth: TenantAuth, o: ListOptions) {
   if (o.category) where.push(sql`m.category = ${o.category}`);
   if (o.cursor) {
     const c = decodeCursor(o.cursor);
-    where.push(sql`(m.created_at, m.id) < (${c.c}::timestamptz, ${c.i}::uuid)`);
+    where.push(sql`(m.created_at, m.id) < (${c.ts}::timestamptz, ${c.id}::uuid)`);
   }
   // The cursor keeps created_at as PostgreSQL text: microseconds survive (a JS Date would drop them).
   const found = await rows<MemoryWithSourceRow & { cursor_ts: string }>(
@@ -62,7 +43,7 @@ export async function listMemories(db: Db, auth: TenantAuth, o: ListOptions) {
   return {
     items: page.map((r) => toMemoryRecord(r, o.externalUserId)),
     limit: o.limit,
-    next_cursor: found.length > o.limit && last ? encodeCursor({ c: last.cursor_ts, i: last.id }) : null,
+    next_cursor: found.length > o.limit && last ? encodeCursor({ ts: last.cursor_ts, id: last.id }) : null,
   };
 }
 

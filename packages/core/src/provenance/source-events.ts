@@ -1,25 +1,9 @@
 /** GET /v1/tenant/source-events: what each writer sent, with hashes, evidence, scope and the linked job. */
 import { type Db, rows, sql } from '@memory/db';
 import type { SQL } from '@memory/db';
-import { Errors } from '../errors';
 import { iso } from '../memories/serialize';
+import { decodeCursor, encodeCursor } from '../pagination';
 import type { TenantAuth } from '../tenants/tenants';
-
-interface Cursor {
-  r: string;
-  i: string;
-}
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)$/;
-
-function decodeCursor(raw: string): Cursor {
-  try {
-    const c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Cursor;
-    if (typeof c.r !== 'string' || !TIMESTAMP.test(c.r) || !/^[0-9a-f-]{36}$/.test(c.i)) throw new Error();
-    return c;
-  } catch {
-    throw Errors.validation([{ path: 'cursor', message: 'is not a cursor returned by this endpoint' }]);
-  }
-}
 
 interface Row {
   id: string;
@@ -50,7 +34,7 @@ export async function listSourceEvents(
   if (q.source_service) where.push(sql`se.service = ${q.source_service}`);
   if (q.cursor) {
     const c = decodeCursor(q.cursor);
-    where.push(sql`(se.received_at, se.id) < (${c.r}::timestamptz, ${c.i}::uuid)`);
+    where.push(sql`(se.received_at, se.id) < (${c.ts}::timestamptz, ${c.id}::uuid)`);
   }
   const found = await rows<Row>(
     db,
@@ -85,8 +69,6 @@ export async function listSourceEvents(
     })),
     limit: q.limit,
     next_cursor:
-      found.length > q.limit && last
-        ? Buffer.from(JSON.stringify({ r: last.received_cursor, i: last.id })).toString('base64url')
-        : null,
+      found.length > q.limit && last ? encodeCursor({ ts: last.received_cursor, id: last.id }) : null,
   };
 }
