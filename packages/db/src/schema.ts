@@ -41,6 +41,8 @@ const userRef = () =>
 export const tenants = pgTable('tenants', {
   id: uuid('id').primaryKey(),
   name: text('name').notNull(),
+  /** Raw source payloads older than this are redacted (the hash stays). Null keeps them. */
+  payloadRetentionDays: integer('payload_retention_days').default(30),
   createdAt: tstz('created_at').notNull().defaultNow(),
 });
 
@@ -180,6 +182,14 @@ export const memories = pgTable(
     /** Indices (0-based) of the add call's messages the memory came from. */
     messageIndices: jsonb('message_indices').notNull().default(sql`'[]'::jsonb`),
     observedAt: tstz('observed_at'),
+    /** The claim's subject for conflict detection, e.g. `residence`, `diet`; null when not a functional claim. */
+    subject: text('subject'),
+    /** The normalised value the claim states about its subject, e.g. `lisbon`. */
+    claimValue: text('claim_value'),
+    /** The service writer whose source event produced the memory (null: default provenance). */
+    writerId: uuid('writer_id'),
+    /** The memory that superseded this one, when it lost a conflict. */
+    supersededBy: uuid('superseded_by'),
     accessCount: integer('access_count').notNull().default(0),
     lastAccessed: tstz('last_accessed'),
     createdAt: tstz('created_at').notNull().defaultNow(),
@@ -190,6 +200,7 @@ export const memories = pgTable(
     index('memories_user_active_idx').on(t.tenantId, t.userId, t.status, t.createdAt),
     index('memories_search_idx').using('gin', t.search),
     index('memories_fingerprint_idx').on(t.tenantId, t.userId, t.fingerprint),
+    index('memories_subject_idx').on(t.tenantId, t.userId, t.subject),
     // A job that runs twice writes each fact once.
     uniqueIndex('memories_job_fingerprint_uq').on(t.jobId, t.fingerprint),
   ],
@@ -218,6 +229,102 @@ export const claimRevisions = pgTable(
     createdAt: tstz('created_at').notNull().defaultNow(),
   },
   (t) => [index('claim_revisions_memory_idx').on(t.tenantId, t.memoryId, t.createdAt)],
+);
+
+/** A conflict between equally trusted claims, resolved by a person (docs/conflicts.md). */
+export const reviews = pgTable(
+  'reviews',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: tenantRef(),
+    userId: userRef(),
+    subject: text('subject').notNull(),
+    /** The claim that was active before (a) and the new claim that contradicts it (b). */
+    claimAId: uuid('claim_a_id').notNull(),
+    claimBId: uuid('claim_b_id').notNull(),
+    /** A user-facing question, e.g. "Do you currently live in Lisbon or in Porto?" */
+    question: text('question').notNull(),
+    /** open | resolved */
+    status: text('status').notNull().default('open'),
+    /** The memory chosen when resolved. */
+    resolutionMemoryId: uuid('resolution_memory_id'),
+    resolvedBy: text('resolved_by'),
+    resolutionNote: text('resolution_note'),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+    resolvedAt: tstz('resolved_at'),
+  },
+  (t) => [index('reviews_tenant_status_idx').on(t.tenantId, t.status, t.createdAt), index('reviews_user_idx').on(t.tenantId, t.userId, t.status)],
+);
+
+/** People who sign in to a tenant's admin console (created by the operator: CLI or admin API). */
+export const adminUsers = pgTable(
+  'admin_users',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: tenantRef(),
+    email: text('email').notNull(),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('admin_users_email_uq').on(t.email)],
+);
+
+/** One-time sign-in codes: stored hashed, expiring, single use, with an attempt counter. */
+export const otpCodes = pgTable(
+  'otp_codes',
+  {
+    id: uuid('id').primaryKey(),
+    /** `admin` (console) or `passport` (later). */
+    audience: text('audience').notNull(),
+    /** SHA-256 of the lower-cased email, so throttling works whether or not an account exists. */
+    emailHash: text('email_hash').notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: tstz('expires_at').notNull(),
+    consumedAt: tstz('consumed_at'),
+    requestIp: text('request_ip'),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('otp_codes_email_idx').on(t.audience, t.emailHash, t.createdAt)],
+);
+
+/** Browser sessions; the cookie holds the token, the table its SHA-256. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    audience: text('audience').notNull(),
+    subjectId: uuid('subject_id').notNull(),
+    csrfToken: text('csrf_token').notNull(),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+    lastSeenAt: tstz('last_seen_at').notNull().defaultNow(),
+    expiresAt: tstz('expires_at').notNull(),
+  },
+  (t) => [index('sessions_subject_idx').on(t.audience, t.subjectId)],
+);
+
+/** Outgoing email when no SMTP server is configured: the development mailbox page shows it. */
+export const devMailbox = pgTable('dev_mailbox', {
+  id: uuid('id').primaryKey(),
+  toAddress: text('to_address').notNull(),
+  subject: text('subject').notNull(),
+  body: text('body').notNull(),
+  createdAt: tstz('created_at').notNull().defaultNow(),
+});
+
+/** Who did what and when, without content: keys, writers, reviews, exports, deletions, sign-ins. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: uuid('tenant_id'),
+    actor: text('actor').notNull(),
+    action: text('action').notNull(),
+    targetType: text('target_type'),
+    targetId: text('target_id'),
+    details: jsonb('details').notNull().default(sql`'{}'::jsonb`),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('audit_log_tenant_idx').on(t.tenantId, t.createdAt)],
 );
 
 export const idempotencyKeys = pgTable(
@@ -257,6 +364,8 @@ export type Tenant = typeof tenants.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type EndUser = typeof endUsers.$inferSelect;
 export type ServiceWriter = typeof serviceWriters.$inferSelect;
+export type Review = typeof reviews.$inferSelect;
+export type AdminUser = typeof adminUsers.$inferSelect;
 export type SourceEvent = typeof sourceEvents.$inferSelect;
 export type ExtractionJob = typeof extractionJobs.$inferSelect;
 export type Memory = typeof memories.$inferSelect;
