@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'method_not_allowed'
+  | 'conflict'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'idempotency_key_reused'
@@ -36,6 +37,7 @@ const TITLES: Record<ErrorCode, string> = {
   forbidden: 'Forbidden',
   not_found: 'Not found',
   method_not_allowed: 'Method not allowed',
+  conflict: 'Conflict with the current state',
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
   idempotency_key_reused: 'Idempotency-Key reused with a different request',
@@ -81,6 +83,7 @@ export const Errors = {
       headers: { 'WWW-Authenticate': 'Bearer' },
     }),
   notFound: (what: string) => new ApiError(404, 'not_found', `${what} was not found.`),
+  conflict: (detail: string) => new ApiError(409, 'conflict', detail),
   payloadTooLarge: (limitBytes: number) =>
     new ApiError(413, 'payload_too_large', `The request body is larger than ${limitBytes} bytes.`),
   unsupportedMediaType: () =>

@@ -3,7 +3,9 @@
  * them as steps, so the same code runs under Inngest and in the embedded runner.
  */
 import { randomUUID } from 'node:crypto';
-import { type Db, and, claimRevisions, endUsers, eq, extractionJobs, memories, sourceEvents, sql } from '@memory/db';
+import { type Db, and, claimRevisions, endUsers, eq, extractionJobs, memories, reviews, serviceWriters, sourceEvents, sql } from '@memory/db';
+import { clarificationQuestion, detectClaim } from '../conflicts/claims';
+import { authorityFor, decideConflict } from '../conflicts/decide';
 import type { ExtractedMemory, ExtractionResult } from '../extraction/types';
 import type { ConversationMessage } from '../messages';
 import { memoryFingerprint } from '../memories/fingerprint';
@@ -76,11 +78,18 @@ export async function storeExtractionResult(
       };
     }
     const [event] = await tx.select().from(sourceEvents).where(eq(sourceEvents.id, job.sourceEventId));
-    const actor = `extractor:${result.metadata.provider}`;
+    const ctx: StoreContext = {
+      job,
+      agentId: event?.agentId ?? null,
+      observedAt: event?.observedAt ?? null,
+      writerId: event?.writerId ?? null,
+      actor: `extractor:${result.metadata.provider}`,
+      rules: new Map(),
+    };
     let created = 0;
     let reinforced = 0;
     for (const m of result.memories) {
-      const outcome = await storeOne(tx as unknown as Db, job, event?.agentId ?? null, event?.observedAt ?? null, m, actor);
+      const outcome = await storeOne(tx as unknown as Db, ctx, m);
       if (outcome === 'created') created++;
       if (outcome === 'reinforced') reinforced++;
     }
@@ -116,89 +125,216 @@ export async function storeExtractionResult(
   });
 }
 
-async function storeOne(
+type JobRow = typeof extractionJobs.$inferSelect;
+type MemoryRow = typeof memories.$inferSelect;
+type Rules = { default_priority: number; categories?: Record<string, number> };
+
+/** Per-job context for conflict decisions: the event's writer and a cache of other writers' rules. */
+interface StoreContext {
+  job: JobRow;
+  agentId: string | null;
+  observedAt: Date | null;
+  writerId: string | null;
+  actor: string;
+  rules: Map<string, Rules | null>;
+}
+
+async function writerRules(tx: Db, ctx: StoreContext, writerId: string | null): Promise<Rules | null> {
+  if (!writerId) return null;
+  if (!ctx.rules.has(writerId)) {
+    const [w] = await tx.select().from(serviceWriters).where(eq(serviceWriters.id, writerId));
+    ctx.rules.set(writerId, (w?.authorityRules as Rules | undefined) ?? null);
+  }
+  return ctx.rules.get(writerId) ?? null;
+}
+
+async function ledger(
   tx: Db,
-  job: typeof extractionJobs.$inferSelect,
-  agentId: string | null,
-  observedAt: Date | null,
-  m: ExtractedMemory,
-  actor: string,
-): Promise<'created' | 'reinforced'> {
+  ctx: StoreContext,
+  memory: Pick<MemoryRow, 'id' | 'content'>,
+  entry: { action: string; from: string | null; to: string; reason: string; details?: Record<string, unknown> },
+) {
+  await tx.insert(claimRevisions).values({
+    id: randomUUID(),
+    tenantId: ctx.job.tenantId,
+    userId: ctx.job.userId,
+    memoryId: memory.id,
+    action: entry.action,
+    fromStatus: entry.from,
+    toStatus: entry.to,
+    reason: entry.reason,
+    actor: ctx.actor,
+    sourceEventId: ctx.job.sourceEventId,
+    jobId: ctx.job.id,
+    content: memory.content,
+    details: entry.details ?? {},
+  });
+}
+
+async function reinforce(tx: Db, ctx: StoreContext, existing: MemoryRow, m: ExtractedMemory, why: string) {
+  const importance = Math.min(1, Math.max(existing.importance, m.importance) + 0.05);
+  const confidence = Math.min(1, Math.max(existing.confidence, m.confidence) + 0.02);
+  await tx.update(memories).set({ importance, confidence, updatedAt: sql`now()` }).where(eq(memories.id, existing.id));
+  await ledger(tx, ctx, existing, {
+    action: 'reinforced',
+    from: existing.status,
+    to: existing.status,
+    reason: why,
+    details: { importance_before: existing.importance, importance_after: importance, message_indices: m.messageIndices },
+  });
+}
+
+const BY_REASON = { authority: 'higher writer authority', recency: 'a more recent observation', confidence: 'higher extraction confidence' };
+
+async function storeOne(tx: Db, ctx: StoreContext, m: ExtractedMemory): Promise<'created' | 'reinforced'> {
+  const { job } = ctx;
   const fingerprint = memoryFingerprint(m.content);
-  const [existing] = await tx
+  const [same] = await tx
     .select()
     .from(memories)
     .where(
-      and(
-        eq(memories.tenantId, job.tenantId),
-        eq(memories.userId, job.userId),
-        eq(memories.fingerprint, fingerprint),
-        eq(memories.status, 'active'),
-      ),
+      and(eq(memories.tenantId, job.tenantId), eq(memories.userId, job.userId), eq(memories.fingerprint, fingerprint), eq(memories.status, 'active')),
     )
     .limit(1);
-  if (existing) {
+  if (same) {
     // Written by an earlier run of this same job: it counts as created, once.
-    if (existing.jobId === job.id) return 'created';
-    const importance = Math.min(1, Math.max(existing.importance, m.importance) + 0.05);
-    const confidence = Math.min(1, Math.max(existing.confidence, m.confidence) + 0.02);
-    await tx
-      .update(memories)
-      .set({ importance, confidence, updatedAt: sql`now()` })
-      .where(eq(memories.id, existing.id));
-    await tx.insert(claimRevisions).values({
-      id: randomUUID(),
-      tenantId: job.tenantId,
-      userId: job.userId,
-      memoryId: existing.id,
-      action: 'reinforced',
-      fromStatus: 'active',
-      toStatus: 'active',
-      reason: 'the same fact was stated again',
-      actor,
-      sourceEventId: job.sourceEventId,
-      jobId: job.id,
-      content: existing.content,
-      details: { importance_before: existing.importance, importance_after: importance, message_indices: m.messageIndices },
-    });
+    if (same.jobId === job.id) return 'created';
+    await reinforce(tx, ctx, same, m, 'the same fact was stated again');
     return 'reinforced';
   }
+
+  const claim = detectClaim(m.content);
+  const rivals = claim
+    ? await tx
+        .select()
+        .from(memories)
+        .where(
+          and(eq(memories.tenantId, job.tenantId), eq(memories.userId, job.userId), eq(memories.subject, claim.subject), eq(memories.status, 'active')),
+        )
+    : [];
+  if (claim) {
+    const agreeing = rivals.find((r) => r.claimValue === claim.value);
+    if (agreeing && agreeing.jobId !== job.id) {
+      await reinforce(tx, ctx, agreeing, m, 'the same claim was stated again in other words');
+      return 'reinforced';
+    }
+  }
+
   const id = randomUUID();
+  const incoming = {
+    authority: authorityFor(await writerRules(tx, ctx, ctx.writerId), m.category),
+    observedAt: ctx.observedAt ?? new Date(),
+    confidence: m.confidence,
+  };
+  // Decide against each contradicting active claim (normally one) before writing anything.
+  let status: 'active' | 'inactive' = 'active';
+  let supersededBy: string | null = null;
+  const losers: { rival: MemoryRow; by: string }[] = [];
+  const ties: MemoryRow[] = [];
+  for (const rival of rivals.filter((r) => claim && r.claimValue !== claim.value && r.jobId !== job.id)) {
+    const decision = decideConflict(
+      {
+        authority: authorityFor(await writerRules(tx, ctx, rival.writerId), rival.category),
+        observedAt: rival.observedAt ?? rival.createdAt,
+        confidence: rival.confidence,
+      },
+      incoming,
+    );
+    if (decision.outcome === 'existing_wins') {
+      status = 'inactive';
+      supersededBy = rival.id;
+      losers.length = 0;
+      ties.length = 0;
+      await insertMemory(tx, ctx, m, { id, fingerprint, claim, status, supersededBy });
+      await ledger(tx, ctx, { id, content: m.content }, {
+        action: 'created',
+        from: null,
+        to: 'inactive',
+        reason: `lost a conflict about ${claim?.subject} to memory ${rival.id}: it has ${BY_REASON[decision.by]}`,
+        details: { conflict_with: rival.id, decided_by: decision.by, message_indices: m.messageIndices },
+      });
+      return 'created';
+    }
+    if (decision.outcome === 'incoming_wins') losers.push({ rival, by: decision.by });
+    else ties.push(rival);
+  }
+
+  if (ties.length > 0) status = 'inactive';
+  const inserted = await insertMemory(tx, ctx, m, { id, fingerprint, claim, status, supersededBy });
+  // The (job_id, fingerprint) row exists from an earlier run of this job.
+  if (!inserted) return 'created';
+  await ledger(tx, ctx, { id, content: m.content }, {
+    action: 'created',
+    from: null,
+    to: status,
+    reason: ties.length > 0 ? 'extracted from a conversation; contradicts an equally trusted claim, waiting for review' : 'extracted from a conversation',
+    details: { category: m.category, importance: m.importance, confidence: m.confidence, message_indices: m.messageIndices },
+  });
+  for (const { rival, by } of losers) {
+    await tx.update(memories).set({ status: 'inactive', supersededBy: id, updatedAt: sql`now()` }).where(eq(memories.id, rival.id));
+    await ledger(tx, ctx, rival, {
+      action: 'superseded',
+      from: 'active',
+      to: 'inactive',
+      reason: `superseded by memory ${id} about ${claim?.subject}: it has ${BY_REASON[by as keyof typeof BY_REASON]}`,
+      details: { superseded_by: id, decided_by: by },
+    });
+  }
+  for (const rival of ties) {
+    await tx.update(memories).set({ status: 'inactive', updatedAt: sql`now()` }).where(eq(memories.id, rival.id));
+    const reviewId = randomUUID();
+    const rivalClaim = detectClaim(rival.content);
+    await tx.insert(reviews).values({
+      id: reviewId,
+      tenantId: job.tenantId,
+      userId: job.userId,
+      subject: claim?.subject ?? 'unknown',
+      claimAId: rival.id,
+      claimBId: id,
+      question: clarificationQuestion(claim?.subject ?? '', rivalClaim?.display ?? rival.content, claim?.display ?? m.content),
+    });
+    for (const memory of [rival, { id, content: m.content }]) {
+      await ledger(tx, ctx, memory, {
+        action: 'review_opened',
+        from: memory.id === id ? 'inactive' : 'active',
+        to: 'inactive',
+        reason: `equally trusted claims about ${claim?.subject} disagree; a person decides`,
+        details: { review_id: reviewId },
+      });
+    }
+  }
+  return 'created';
+}
+
+async function insertMemory(
+  tx: Db,
+  ctx: StoreContext,
+  m: ExtractedMemory,
+  o: { id: string; fingerprint: string; claim: ReturnType<typeof detectClaim>; status: string; supersededBy: string | null },
+): Promise<boolean> {
   const inserted = await tx
     .insert(memories)
     .values({
-      id,
-      tenantId: job.tenantId,
-      userId: job.userId,
-      agentId,
+      id: o.id,
+      tenantId: ctx.job.tenantId,
+      userId: ctx.job.userId,
+      agentId: ctx.agentId,
       content: m.content,
       category: m.category,
+      status: o.status,
       importance: m.importance,
       confidence: m.confidence,
-      fingerprint,
-      sourceEventId: job.sourceEventId,
-      jobId: job.id,
+      fingerprint: o.fingerprint,
+      sourceEventId: ctx.job.sourceEventId,
+      jobId: ctx.job.id,
       messageIndices: m.messageIndices,
-      observedAt,
+      observedAt: ctx.observedAt,
+      subject: o.claim?.subject ?? null,
+      claimValue: o.claim?.value ?? null,
+      writerId: ctx.writerId,
+      supersededBy: o.supersededBy,
     })
     .onConflictDoNothing()
     .returning({ id: memories.id });
-  // The (job_id, fingerprint) row exists from an earlier run of this job.
-  if (inserted.length === 0) return 'created';
-  await tx.insert(claimRevisions).values({
-    id: randomUUID(),
-    tenantId: job.tenantId,
-    userId: job.userId,
-    memoryId: id,
-    action: 'created',
-    fromStatus: null,
-    toStatus: 'active',
-    reason: 'extracted from a conversation',
-    actor,
-    sourceEventId: job.sourceEventId,
-    jobId: job.id,
-    content: m.content,
-    details: { category: m.category, importance: m.importance, confidence: m.confidence, message_indices: m.messageIndices },
-  });
-  return 'created';
+  return inserted.length > 0;
 }

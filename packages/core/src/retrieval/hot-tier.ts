@@ -12,6 +12,8 @@ export interface HotUserSet {
   version: number;
   rows: MemoryWithSourceRow[];
   index: CandidateIndex;
+  /** The oldest open review's question; reviews open and close with a version bump. */
+  clarificationQuestion: string | null;
 }
 
 export class HotTier {
@@ -35,21 +37,25 @@ export class HotTier {
   }
 
   /** The current set, loading it once however many requests ask at the same time. */
-  async getOrLoad(userId: string, version: number, load: () => Promise<MemoryWithSourceRow[]>): Promise<{ set: HotUserSet; hit: boolean }> {
+  async getOrLoad(
+    userId: string,
+    version: number,
+    load: () => Promise<{ rows: MemoryWithSourceRow[]; clarificationQuestion: string | null }>,
+  ): Promise<{ set: HotUserSet; hit: boolean }> {
     const hit = this.get(userId, version);
     if (hit) return { set: hit, hit: true };
     const key = `${userId}:${version}`;
     let pending = this.loading.get(key);
     if (!pending) {
       pending = load()
-        .then((rows) => this.build(userId, version, rows))
+        .then((loaded) => this.build(userId, version, loaded.rows, loaded.clarificationQuestion))
         .finally(() => this.loading.delete(key));
       this.loading.set(key, pending);
     }
     return { set: await pending, hit: false };
   }
 
-  build(userId: string, version: number, rows: MemoryWithSourceRow[]): HotUserSet {
+  build(userId: string, version: number, rows: MemoryWithSourceRow[], clarificationQuestion: string | null = null): HotUserSet {
     const index = buildIndex(
       rows.map((r) => ({
         id: r.id,
@@ -60,7 +66,7 @@ export class HotTier {
       })),
       rows.map((r) => r.content),
     );
-    const set = { version, rows, index };
+    const set = { version, rows, index, clarificationQuestion };
     this.cache.set(userId, set);
     return set;
   }

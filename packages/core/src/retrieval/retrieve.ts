@@ -10,6 +10,7 @@ import { MEMORY_WITH_SOURCE_COLUMNS, type MemoryWithSourceRow, iso, toProvenance
 import type { RetrieveRequest, RetrieveResponse } from '../schemas/memories';
 import type { TenantAuth } from '../tenants/tenants';
 import { findUser } from '../users';
+import { openQuestion } from '../conflicts/reviews';
 import { ActivityRecorder } from './activity';
 import { HotTier } from './hot-tier';
 import { renderContext, renderSnippet } from './render';
@@ -62,9 +63,10 @@ export async function retrieveMemories(
   const user = await findUser(deps.db, auth.tenantId, req.external_user_id);
   if (!user) return base;
 
-  const { set, hit: fromHotTier } = await deps.hotTier.getOrLoad(user.id, user.memoryVersion, () =>
-    loadActiveMemories(deps.db, auth.tenantId, user.id),
-  );
+  const { set, hit: fromHotTier } = await deps.hotTier.getOrLoad(user.id, user.memoryVersion, async () => ({
+    rows: await loadActiveMemories(deps.db, auth.tenantId, user.id),
+    clarificationQuestion: await openQuestion(deps.db, auth.tenantId, user.id),
+  }));
 
   const ranked = rankCandidates(
     set.index,
@@ -109,6 +111,7 @@ export async function retrieveMemories(
     retrieval_id: retrievalId,
     data,
     cached: fromHotTier,
+    clarification_question: set.clarificationQuestion,
     memories_from_hot_tier: fromHotTier ? data.length : 0,
     system_prompt_addition: rendered.text,
     context_token_count: rendered.tokenCount,

@@ -100,3 +100,18 @@ export const sourceEventView = z
     job_status: z.string().nullable(),
   })
   .meta({ id: 'SourceEvent' });
+
+export const listReviewsQuery = z.object({
+  status: z.enum(['open', 'resolved']).optional(),
+  external_user_id: externalUserId.optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(512).optional(),
+});
+
+export const resolveReviewRequest = z
+  .object({
+    chosen_memory_id: z.string().uuid(),
+    note: z.string().trim().max(1000).optional(),
+  })
+  .strict()
+  .meta({ id: 'ResolveReviewRequest' });

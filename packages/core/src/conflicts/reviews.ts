@@ -1,0 +1,217 @@
+/**
+ * Reviews: conflicts between equally trusted claims that a person resolves (docs/conflicts.md). While a
+ * review is open both claims are inactive (out of retrieval) and retrieve asks the review's question.
+ * Resolving activates the chosen claim and archives the other, with ledger entries for both.
+ */
+import { randomUUID } from 'node:crypto';
+import { type Db, and, claimRevisions, endUsers, eq, memories, reviews, rows, sql } from '@memory/db';
+import type { SQL } from '@memory/db';
+import { Errors } from '../errors';
+import { MEMORY_WITH_SOURCE_COLUMNS, type MemoryWithSourceRow, toMemoryRecord } from '../memories/serialize';
+import { decodeCursor, encodeCursor } from '../pagination';
+import type { MemoryRecord } from '../schemas/memories';
+
+export interface ReviewView {
+  id: string;
+  external_user_id: string;
+  subject: string;
+  question: string;
+  status: 'open' | 'resolved';
+  claims: MemoryRecord[];
+  resolution_memory_id: string | null;
+  resolved_by: string | null;
+  resolution_note: string | null;
+  created_at: string;
+  resolved_at: string | null;
+}
+
+export interface ClaimRevisionView {
+  id: string;
+  memory_id: string;
+  action: string;
+  from_status: string | null;
+  to_status: string;
+  reason: string;
+  actor: string;
+  source_event_id: string | null;
+  job_id: string | null;
+  content: string;
+  details: unknown;
+  created_at: string;
+}
+
+type ReviewRow = typeof reviews.$inferSelect & { externalUserId: string };
+
+async function claimsOf(db: Db, tenantId: string, ids: string[]): Promise<MemoryWithSourceRow[]> {
+  return rows<MemoryWithSourceRow>(
+    db,
+    sql`SELECT ${sql.raw(MEMORY_WITH_SOURCE_COLUMNS)}
+        FROM memories m LEFT JOIN source_events se ON se.id = m.source_event_id
+        WHERE m.tenant_id = ${tenantId} AND m.id IN (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`,
+  );
+}
+
+async function toView(db: Db, r: ReviewRow): Promise<ReviewView> {
+  const found = await claimsOf(db, r.tenantId, [r.claimAId, r.claimBId]);
+  const ordered = [r.claimAId, r.claimBId].map((id) => found.find((f) => f.id === id)).filter((x): x is MemoryWithSourceRow => !!x);
+  return {
+    id: r.id,
+    external_user_id: r.externalUserId,
+    subject: r.subject,
+    question: r.question,
+    status: r.status as ReviewView['status'],
+    claims: ordered.map((m) => toMemoryRecord(m, r.externalUserId)),
+    resolution_memory_id: r.resolutionMemoryId,
+    resolved_by: r.resolvedBy,
+    resolution_note: r.resolutionNote,
+    created_at: r.createdAt.toISOString(),
+    resolved_at: r.resolvedAt ? r.resolvedAt.toISOString() : null,
+  };
+}
+
+const reviewColumns = {
+  review: reviews,
+  externalUserId: endUsers.externalUserId,
+};
+
+export async function getReview(db: Db, tenantId: string, reviewId: string): Promise<ReviewView | null> {
+  const [r] = await db
+    .select(reviewColumns)
+    .from(reviews)
+    .innerJoin(endUsers, eq(endUsers.id, reviews.userId))
+    .where(and(eq(reviews.tenantId, tenantId), eq(reviews.id, reviewId)))
+    .limit(1);
+  return r ? toView(db, { ...r.review, externalUserId: r.externalUserId }) : null;
+}
+
+/** Open reviews first, then newest; keyset-paged. */
+export async function listReviews(
+  db: Db,
+  tenantId: string,
+  q: { status?: 'open' | 'resolved'; external_user_id?: string; limit: number; cursor?: string },
+): Promise<{ items: ReviewView[]; limit: number; next_cursor: string | null }> {
+  const where: SQL[] = [sql`r.tenant_id = ${tenantId}`];
+  if (q.status) where.push(sql`r.status = ${q.status}`);
+  if (q.external_user_id) where.push(sql`u.external_user_id = ${q.external_user_id}`);
+  if (q.cursor) {
+    const c = decodeCursor(q.cursor);
+    where.push(sql`(r.created_at, r.id) < (${c.ts}::timestamptz, ${c.id}::uuid)`);
+  }
+  const found = await rows<{ id: string; cursor_ts: string }>(
+    db,
+    sql`SELECT r.id, r.created_at::text AS cursor_ts FROM reviews r JOIN end_users u ON u.id = r.user_id
+        WHERE ${sql.join(where, sql` AND `)}
+        ORDER BY r.created_at DESC, r.id DESC LIMIT ${q.limit + 1}`,
+  );
+  const page = found.slice(0, q.limit);
+  const items: ReviewView[] = [];
+  for (const f of page) {
+    const v = await getReview(db, tenantId, f.id);
+    if (v) items.push(v);
+  }
+  const last = page[page.length - 1];
+  return { items, limit: q.limit, next_cursor: found.length > q.limit && last ? encodeCursor({ ts: last.cursor_ts, id: last.id }) : null };
+}
+
+/**
+ * Activates the chosen claim and archives the other, in one transaction with ledger entries for both.
+ * Resolving a resolved review is 409; choosing a memory that is not one of its claims is 422.
+ */
+export async function resolveReview(
+  db: Db,
+  tenantId: string,
+  reviewId: string,
+  input: { chosen_memory_id: string; resolved_by: string; note?: string },
+): Promise<ReviewView> {
+  await db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    const [r] = await tx
+      .select()
+      .from(reviews)
+      .where(and(eq(reviews.tenantId, tenantId), eq(reviews.id, reviewId)))
+      .for('update');
+    if (!r) throw Errors.notFound(`Review ${reviewId}`);
+    if (r.status !== 'open') throw Errors.conflict('This review is already resolved.');
+    const chosen = input.chosen_memory_id;
+    if (chosen !== r.claimAId && chosen !== r.claimBId) {
+      throw Errors.validation([{ path: 'chosen_memory_id', message: 'must be one of the two claims of this review' }]);
+    }
+    const other = chosen === r.claimAId ? r.claimBId : r.claimAId;
+    const pair = await tx.select().from(memories).where(and(eq(memories.tenantId, tenantId), sql`${memories.id} IN (${chosen}, ${other})`));
+    for (const m of pair) {
+      const isChosen = m.id === chosen;
+      const to = isChosen ? 'active' : 'archived';
+      await tx
+        .update(memories)
+        .set({ status: to, supersededBy: isChosen ? null : chosen, updatedAt: sql`now()` })
+        .where(eq(memories.id, m.id));
+      await tx.insert(claimRevisions).values({
+        id: randomUUID(),
+        tenantId,
+        userId: r.userId,
+        memoryId: m.id,
+        action: 'review_resolved',
+        fromStatus: m.status,
+        toStatus: to,
+        reason: isChosen ? 'chosen in review' : `archived in review: memory ${chosen} was chosen`,
+        actor: input.resolved_by,
+        sourceEventId: m.sourceEventId,
+        jobId: m.jobId,
+        content: m.content,
+        details: { review_id: r.id, ...(input.note ? { note: input.note } : {}) },
+      });
+    }
+    await tx
+      .update(reviews)
+      .set({ status: 'resolved', resolutionMemoryId: chosen, resolvedBy: input.resolved_by, resolutionNote: input.note ?? null, resolvedAt: sql`now()` })
+      .where(eq(reviews.id, r.id));
+    await tx
+      .update(endUsers)
+      .set({ memoryVersion: sql`${endUsers.memoryVersion} + 1` })
+      .where(eq(endUsers.id, r.userId));
+  });
+  const view = await getReview(db, tenantId, reviewId);
+  if (!view) throw Errors.notFound(`Review ${reviewId}`);
+  return view;
+}
+
+/** The ledger of one memory, oldest first; null when the memory is not the tenant's. */
+export async function memoryHistory(db: Db, tenantId: string, memoryId: string): Promise<ClaimRevisionView[] | null> {
+  const [m] = await db
+    .select({ id: memories.id })
+    .from(memories)
+    .where(and(eq(memories.tenantId, tenantId), eq(memories.id, memoryId)))
+    .limit(1);
+  if (!m) return null;
+  const entries = await db
+    .select()
+    .from(claimRevisions)
+    .where(and(eq(claimRevisions.tenantId, tenantId), eq(claimRevisions.memoryId, memoryId)))
+    .orderBy(claimRevisions.createdAt, claimRevisions.id);
+  return entries.map((l) => ({
+    id: l.id,
+    memory_id: l.memoryId,
+    action: l.action,
+    from_status: l.fromStatus,
+    to_status: l.toStatus,
+    reason: l.reason,
+    actor: l.actor,
+    source_event_id: l.sourceEventId,
+    job_id: l.jobId,
+    content: l.content,
+    details: l.details,
+    created_at: l.createdAt.toISOString(),
+  }));
+}
+
+/** The oldest open review's question for a user, for retrieve's `clarification_question`. */
+export async function openQuestion(db: Db, tenantId: string, userId: string): Promise<string | null> {
+  const [r] = await db
+    .select({ question: reviews.question })
+    .from(reviews)
+    .where(and(eq(reviews.tenantId, tenantId), eq(reviews.userId, userId), eq(reviews.status, 'open')))
+    .orderBy(reviews.createdAt)
+    .limit(1);
+  return r?.question ?? null;
+}
+
