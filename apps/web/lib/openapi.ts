@@ -15,6 +15,8 @@ import {
   memoryPage,
   problemSchema,
   SOURCE_EVENTS_LIMIT_MAX,
+  listReviewsQuery,
+  resolveReviewRequest,
   apiKeyView,
   createApiKeyRequest,
   createServiceWriterRequest,
@@ -24,6 +26,12 @@ import {
   serviceWriterView,
   sourceEventView,
 } from '@memory/core';
+import {
+  PAYLOAD_RETENTION_DAYS_MAX,
+  PAYLOAD_RETENTION_DAYS_MIN,
+  tenantSettingsView,
+  updateTenantSettingsRequest,
+} from '@memory/core/schemas/settings';
 import { z } from 'zod';
 
 type Io = 'input' | 'output';
@@ -269,6 +277,55 @@ function buildPaths() {
         responses: {
           '200': ok(envelope(z.object({ items: z.array(sourceEventView), limit: z.number().int(), next_cursor: z.string().nullable() }))),
           ...tenantErrors,
+        },
+      },
+    },
+    '/v1/tenant/settings': {
+      get: {
+        operationId: 'getTenantSettings',
+        summary: 'The tenant’s settings (payload retention window)',
+        responses: { '200': ok(envelope(tenantSettingsView)), '401': tenantErrors['401'] },
+      },
+      patch: {
+        operationId: 'updateTenantSettings',
+        summary: 'Change tenant settings',
+        description:
+          `\`payload_retention_days\`: raw source payloads older than this many days are redacted by the hourly retention run ` +
+          `(the payload hash and the memories stay); ${PAYLOAD_RETENTION_DAYS_MIN}–${PAYLOAD_RETENTION_DAYS_MAX}, or null to keep them forever. ` +
+          'A payload whose extraction job is still queued or running is kept until the job finishes.',
+        requestBody: { required: true, content: { 'application/json': { schema: schema(updateTenantSettingsRequest, 'input') } } },
+        responses: { '200': ok(envelope(tenantSettingsView)), ...tenantErrors },
+      },
+    },
+    '/v1/tenant/reviews': {
+      get: {
+        operationId: 'listReviews',
+        summary: 'Conflicts between equally trusted claims, waiting for (or resolved by) a person',
+        description: 'See docs/conflicts.md for the fields. Newest first; `limit` 1–100.',
+        parameters: queryParams(listReviewsQuery),
+        responses: { '200': { description: '`{ data: { items: Review[], limit, next_cursor } }`' }, ...tenantErrors },
+      },
+    },
+    '/v1/tenant/reviews/{review_id}': {
+      get: {
+        operationId: 'getReview',
+        summary: 'One review with both claims and their provenance',
+        parameters: [{ name: 'review_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+        responses: { '200': { description: '`{ data: Review }`' }, '401': tenantErrors['401'], '404': problem('No such review for this tenant.') },
+      },
+    },
+    '/v1/tenant/reviews/{review_id}/resolve': {
+      post: {
+        operationId: 'resolveReview',
+        summary: 'Keep one claim: it becomes active, the other is archived; both changes go to the ledger',
+        parameters: [{ name: 'review_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+        requestBody: { required: true, content: { 'application/json': { schema: schema(resolveReviewRequest, 'input') } } },
+        responses: {
+          '200': { description: '`{ data: Review }` (resolved)' },
+          '401': tenantErrors['401'],
+          '404': problem('No such review for this tenant.'),
+          '409': problem('`conflict`: the review is already resolved.'),
+          '422': problem('`chosen_memory_id` is not one of the two claims.'),
         },
       },
     },

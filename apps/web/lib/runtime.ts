@@ -23,6 +23,7 @@ import {
 import {
   EmbeddedQueue,
   EmbeddedRunner,
+  EmbeddedScheduler,
   type InngestClient,
   InngestQueue,
   type JobDeps,
@@ -67,6 +68,7 @@ async function boot(): Promise<Runtime> {
   const jobDeps: JobDeps = { db: database.db, extractor: new BuiltinExtractor() };
   const inngest = createInngestClient(config.inngest);
   let runner: EmbeddedRunner | null = null;
+  let scheduler: EmbeddedScheduler | null = null;
   let queue: JobQueue;
   if (config.jobs.mode === 'embedded') {
     runner = new EmbeddedRunner(
@@ -75,12 +77,18 @@ async function boot(): Promise<Runtime> {
       log,
     );
     if (config.jobs.embeddedWorker) runner.start();
+    // Payload retention (docs/provenance.md): in Inngest mode the hourly cron function does it instead.
+    if (config.jobs.embeddedWorker) {
+      scheduler = new EmbeddedScheduler({ db: database.db }, { intervalMinutes: config.retentionIntervalMinutes }, log);
+      scheduler.start();
+    }
     queue = new EmbeddedQueue(runner);
   } else {
     queue = new InngestQueue(inngest);
   }
   const retrieval = createRetrievalDeps(database.db, log);
   const shutdown = async () => {
+    await scheduler?.stop();
     await runner?.stop();
     await retrieval.activity.flush();
     await database.close();

@@ -27,9 +27,14 @@ const envSchema = z.object({
   MEMORY_JOB_POLL_MS: z.coerce.number().int().min(20).max(60_000).default(500),
   MEMORY_JOB_BACKOFF_BASE_MS: z.coerce.number().int().min(10).max(600_000).default(2_000),
   MEMORY_IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(24).max(24 * 30).default(48),
+  /** Minutes between runs of the embedded payload-retention scheduler (docs/provenance.md, Retention). */
+  MEMORY_RETENTION_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
   INNGEST_EVENT_KEY: z.string().optional(),
   INNGEST_SIGNING_KEY: z.string().optional(),
   INNGEST_BASE_URL: z.string().url().optional(),
+  /** smtp(s)://user:pass@host:port; without it sign-in mail goes to the development mailbox (/dev/mailbox). */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  MEMORY_MAIL_FROM: z.string().min(3).max(320).default('Memory Service <no-reply@localhost>'),
 });
 
 export interface AppConfig {
@@ -46,7 +51,11 @@ export interface AppConfig {
     backoffBaseMs: number;
   };
   idempotencyTtlHours: number;
+  /** Minutes between embedded retention runs (Inngest mode uses its hourly cron). */
+  retentionIntervalMinutes: number;
   inngest: { eventKey?: string; signingKey?: string; baseUrl?: string };
+  /** Outgoing mail (console sign-in codes): SMTP when configured, else the development mailbox. */
+  mail: { smtpUrl: string | null; from: string };
 }
 
 export class ConfigError extends Error {}
@@ -81,6 +90,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       backoffBaseMs: e.MEMORY_JOB_BACKOFF_BASE_MS,
     },
     idempotencyTtlHours: e.MEMORY_IDEMPOTENCY_TTL_HOURS,
+    retentionIntervalMinutes: e.MEMORY_RETENTION_INTERVAL_MINUTES,
     inngest: { eventKey: e.INNGEST_EVENT_KEY, signingKey: e.INNGEST_SIGNING_KEY, baseUrl: e.INNGEST_BASE_URL },
+    mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MEMORY_MAIL_FROM },
   };
 }

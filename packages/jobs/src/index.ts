@@ -2,3 +2,4 @@ export * from './steps';
 export * from './extraction';
 export * from './inngest';
 export * from './runner';
+export * from './retention';

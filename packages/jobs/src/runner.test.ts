@@ -70,12 +70,14 @@ describe('embedded runner', () => {
         throw new Error('provider unavailable');
       },
     };
-    const runner = new EmbeddedRunner({ db: database.db, extractor: broken }, opts);
+    // A long backoff, so the retry cannot come due inside the same drain().
+    const runner = new EmbeddedRunner({ db: database.db, extractor: broken }, { ...opts, backoffBaseMs: 60_000 });
     expect(await runner.drain()).toBe(1);
     let view = await getJobView(database.db, auth.tenantId, jobId);
     expect(view).toMatchObject({ status: 'queued', attempts: 1, error: 'Error: provider unavailable', error_summary: null });
     const [row] = await database.db.select().from(extractionJobs).where(eq(extractionJobs.id, jobId));
-    expect(row.runAfter.getTime()).toBeGreaterThan(Date.now() - 1000);
+    // first retry: half to all of the base delay (full jitter), so at least 30 s away
+    expect(row.runAfter.getTime()).toBeGreaterThan(Date.now() + 25_000);
     // the backoff holds it back until run_after; make it due instead of sleeping
     for (let i = 0; i < 2; i++) {
       await database.db.update(extractionJobs).set({ runAfter: sql`now()` }).where(eq(extractionJobs.id, jobId));

@@ -1,6 +1,6 @@
 /** Shared set-up for the job tests: an in-memory PGlite with the real migrations and one queued job. */
 import { type AppConfig, type JobQueue, addMemories, createTenant, loadConfig } from '@memory/core';
-import { type Database, createDatabase, runMigrations } from '@memory/db';
+import { type Database, createDatabase, eq, runMigrations, sourceEvents, sql } from '@memory/db';
 
 export async function openTestDatabase(): Promise<Database> {
   const database = createDatabase({ kind: 'pglite', dataDir: null });
@@ -25,4 +25,18 @@ export async function queueConversation(database: Database, content: string, ext
   );
   if (!res.body.job_id) throw new Error(`not queued: ${res.body.status}`);
   return { auth, jobId: res.body.job_id };
+}
+
+/** Moves the source event of a job `days` into the past (retention tests cannot wait for days). */
+export async function ageSourceEvent(database: Database, jobId: string, days: number): Promise<void> {
+  await database.db.execute(
+    sql`UPDATE source_events SET received_at = now() - make_interval(days => ${days}) WHERE job_id = ${jobId}`,
+  );
+}
+
+/** The source event row of a job. */
+export async function sourceEventOf(database: Database, jobId: string) {
+  const [row] = await database.db.select().from(sourceEvents).where(eq(sourceEvents.jobId, jobId));
+  if (!row) throw new Error(`no source event for job ${jobId}`);
+  return row;
 }

@@ -2,7 +2,7 @@
  * The Inngest endpoint. Used only in `inngest` job mode; the same functions run in the embedded runner
  * otherwise. Inngest verifies requests with INNGEST_SIGNING_KEY.
  */
-import { createExtractionFunction } from '@memory/jobs';
+import { createExtractionFunction, createRetentionFunction } from '@memory/jobs';
 import { serve } from 'inngest/next';
 import { getRuntime } from '@/lib/runtime';
 
@@ -14,7 +14,10 @@ async function get() {
     const rt = await lazy();
     handlers = serve({
       client: rt.inngest,
-      functions: [createExtractionFunction(rt.inngest, async () => rt.jobDeps)],
+      functions: [
+        createExtractionFunction(rt.inngest, async () => rt.jobDeps),
+        createRetentionFunction(rt.inngest, async () => ({ db: rt.db })),
+      ],
     });
   }
   return handlers;
