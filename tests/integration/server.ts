@@ -51,6 +51,8 @@ export async function startServer(
     MEMORY_JOB_POLL_MS: '50',
     MEMORY_JOB_BACKOFF_BASE_MS: '50',
     MEMORY_LOG_LEVEL: 'warn',
+    // the tests read sign-in codes from the development mailbox on PostgreSQL too
+    MEMORY_DEV_MAILBOX: 'on',
     NODE_ENV: 'production',
     ...extraEnv,
   };

@@ -35,6 +35,11 @@ const envSchema = z.object({
   /** smtp(s)://user:pass@host:port; without it sign-in mail goes to the development mailbox (/dev/mailbox). */
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   MEMORY_MAIL_FROM: z.string().min(3).max(320).default('Memory Service <no-reply@localhost>'),
+  /**
+   * The development mailbox (/dev/mailbox) shows every sign-in code to anyone who can reach the server.
+   * `auto`: on only with the embedded database and no SMTP (a local install); `on`/`off` force it.
+   */
+  MEMORY_DEV_MAILBOX: z.enum(['auto', 'on', 'off']).default('auto'),
 });
 
 export interface AppConfig {
@@ -55,7 +60,7 @@ export interface AppConfig {
   retentionIntervalMinutes: number;
   inngest: { eventKey?: string; signingKey?: string; baseUrl?: string };
   /** Outgoing mail (console sign-in codes): SMTP when configured, else the development mailbox. */
-  mail: { smtpUrl: string | null; from: string };
+  mail: { smtpUrl: string | null; from: string; devMailbox: boolean };
 }
 
 export class ConfigError extends Error {}
@@ -92,6 +97,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     idempotencyTtlHours: e.MEMORY_IDEMPOTENCY_TTL_HOURS,
     retentionIntervalMinutes: e.MEMORY_RETENTION_INTERVAL_MINUTES,
     inngest: { eventKey: e.INNGEST_EVENT_KEY, signingKey: e.INNGEST_SIGNING_KEY, baseUrl: e.INNGEST_BASE_URL },
-    mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MEMORY_MAIL_FROM },
+    mail: {
+      smtpUrl: e.SMTP_URL ?? null,
+      from: e.MEMORY_MAIL_FROM,
+      devMailbox: !e.SMTP_URL && (e.MEMORY_DEV_MAILBOX === 'on' || (e.MEMORY_DEV_MAILBOX === 'auto' && !e.DATABASE_URL)),
+    },
   };
 }

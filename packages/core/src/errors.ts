@@ -104,6 +104,7 @@ export const Errors = {
     new ApiError(404, 'PROV_404', `No service writer with service_key "${service}" exists for this tenant.`),
   provKeyMismatch: (service: string) =>
     new ApiError(403, 'PROV_403', `The API key used is not the key bound to service writer "${service}".`),
+  serviceUnavailable: (detail: string) => new ApiError(503, 'service_unavailable', detail),
   internal: () => new ApiError(500, 'internal_error', 'An unexpected error occurred. It has been logged with the request id.'),
 };
 

@@ -1,0 +1,97 @@
+'use client';
+/** The signed-in frame of every console page: who is signed in, navigation, sign-out. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { usePathname, useRouter } from 'next/navigation';
+import type { ReactNode } from 'react';
+import { errorMessage, isUnauthorized, setCsrfToken, useTRPC } from './trpc';
+import { ErrorNote, Loading, secondaryButtonClass } from './ui';
+
+const NAV = [
+  { href: '/console', label: 'Overview' },
+  { href: '/console/reviews', label: 'Reviews' },
+  { href: '/console/source-events', label: 'Source events' },
+  { href: '/console/memories', label: 'Memories' },
+  { href: '/console/settings', label: 'Settings' },
+];
+
+export function ConsoleShell({ title, children }: { title: string; children: ReactNode }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const pathname = usePathname();
+  const queryClient = useQueryClient();
+  const me = useQuery(trpc.auth.me.queryOptions());
+  if (me.data) setCsrfToken(me.data.csrf_token);
+  const signOut = useMutation(
+    trpc.auth.signOut.mutationOptions({
+      onSettled: () => {
+        setCsrfToken('');
+        queryClient.clear();
+        router.replace('/console/login');
+      },
+    }),
+  );
+
+  if (me.isPending) {
+    return (
+      <div className="mx-auto max-w-6xl px-4 py-8">
+        <Loading />
+      </div>
+    );
+  }
+  if (me.error) {
+    return (
+      <div className="mx-auto max-w-6xl px-4 py-8">
+        {isUnauthorized(me.error) ? (
+          <p>
+            Your session has ended.{' '}
+            <Link className="text-blue-700 underline" href="/console/login">
+              Sign in
+            </Link>
+          </p>
+        ) : (
+          <ErrorNote error={errorMessage(me.error)} />
+        )}
+      </div>
+    );
+  }
+  return (
+    <div className="min-h-screen">
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
+          <div>
+            <div className="text-sm font-semibold">Memory console</div>
+            <div className="text-xs text-slate-500">
+              {me.data.tenant_name} · {me.data.email}
+            </div>
+          </div>
+          <button type="button" className={secondaryButtonClass} onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+            Sign out
+          </button>
+        </div>
+        <nav aria-label="Console" className="mx-auto max-w-6xl overflow-x-auto px-4">
+          <ul className="flex gap-1">
+            {NAV.map((n) => {
+              const active = n.href === '/console' ? pathname === '/console' : pathname.startsWith(n.href);
+              return (
+                <li key={n.href}>
+                  <Link
+                    href={n.href}
+                    aria-current={active ? 'page' : undefined}
+                    className={`block whitespace-nowrap border-b-2 px-3 py-2 text-sm ${active ? 'border-blue-700 font-medium text-blue-800' : 'border-transparent text-slate-600 hover:text-slate-900'}`}
+                  >
+                    {n.label}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+      </header>
+      <main className="mx-auto max-w-6xl px-4 py-6">
+        <h1 className="mb-4 text-2xl font-semibold">{title}</h1>
+        {children}
+      </main>
+    </div>
+  );
+}

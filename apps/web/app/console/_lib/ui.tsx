@@ -1,0 +1,38 @@
+'use client';
+/** Small shared pieces of the console pages. */
+import type { ReactNode } from 'react';
+
+export const inputClass =
+  'mt-1 block w-full rounded border border-slate-300 bg-white px-3 py-2 text-base focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-200';
+export const buttonClass =
+  'inline-flex items-center justify-center rounded bg-blue-700 px-4 py-2 text-sm font-medium text-white hover:bg-blue-800 focus:outline-none focus:ring-2 focus:ring-blue-300 disabled:opacity-50';
+export const secondaryButtonClass =
+  'inline-flex items-center justify-center rounded border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-100 focus:outline-none focus:ring-2 focus:ring-blue-300 disabled:opacity-50';
+
+export function ErrorNote({ error }: { error: string | null }) {
+  if (!error) return null;
+  return (
+    <p role="alert" className="mt-3 rounded border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+      {error}
+    </p>
+  );
+}
+
+export function Field({ label, value }: { label: string; value: ReactNode }) {
+  return (
+    <div className="grid grid-cols-[8rem_1fr] gap-2 py-1 text-sm">
+      <dt className="text-slate-500">{label}</dt>
+      <dd className="min-w-0 break-words font-mono text-slate-900">{value ?? '—'}</dd>
+    </div>
+  );
+}
+
+export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
+
+export function Loading() {
+  return (
+    <p className="text-slate-500" role="status">
+      Loading…
+    </p>
+  );
+}

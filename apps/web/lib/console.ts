@@ -1,0 +1,18 @@
+/** The console's per-process services: one mailer per runtime (SMTP transport or development mailbox). */
+import { type ApiDeps } from '@memory/api';
+import { type Mailer, createMailer } from '@memory/core/console/mailer';
+import type { Runtime } from './runtime';
+
+const mailers = new WeakMap<Runtime, Mailer>();
+
+export function consoleDeps(rt: Runtime): ApiDeps {
+  let mailer = mailers.get(rt);
+  if (!mailer) {
+    mailer = createMailer(rt.config.mail, rt.db, rt.log);
+    mailers.set(rt, mailer);
+  }
+  return { db: rt.db, log: rt.log, mailer };
+}
+
+/** The development mailbox exists only when MEMORY_DEV_MAILBOX allows it (docs/console.md). */
+export const devMailboxEnabled = (rt: Runtime) => rt.config.mail.devMailbox;

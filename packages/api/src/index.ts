@@ -1,0 +1,21 @@
+/** The console's tRPC API (mounted by apps/web at /api/trpc). */
+import { authRouter } from './routers/auth';
+import { memoriesRouter } from './routers/memories';
+import { overviewRouter } from './routers/overview';
+import { reviewsRouter } from './routers/reviews';
+import { apiKeysRouter, writersRouter } from './routers/settings';
+import { sourceEventsRouter } from './routers/source-events';
+import { router } from './trpc';
+
+export const appRouter = router({
+  auth: authRouter,
+  overview: overviewRouter,
+  reviews: reviewsRouter,
+  sourceEvents: sourceEventsRouter,
+  memories: memoriesRouter,
+  writers: writersRouter,
+  apiKeys: apiKeysRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export { type ApiDeps, CONSOLE_API_KEY_ID, type Context, apiErrorOf, createContext } from './trpc';

@@ -1,0 +1,32 @@
+import { MEMORY_STATUSES, externalUserId, listMemories } from '@memory/core';
+import { memoryHistory } from '@memory/core/conflicts/reviews';
+import { TRPCError } from '@trpc/server';
+import { z } from 'zod';
+import { adminProcedure, router, tenantAuth } from '../trpc';
+
+export const memoriesRouter = router({
+  listForUser: adminProcedure
+    .input(
+      z.object({
+        external_user_id: externalUserId,
+        status: z.enum([...MEMORY_STATUSES, 'all']).default('all'),
+        limit: z.number().int().min(1).max(100).default(50),
+        cursor: z.string().max(512).optional(),
+      }),
+    )
+    .query(({ ctx, input }) =>
+      listMemories(ctx.db, tenantAuth(ctx.admin), {
+        externalUserId: input.external_user_id,
+        status: input.status,
+        limit: input.limit,
+        cursor: input.cursor,
+      }),
+    ),
+
+  /** The claim revision ledger of one memory, oldest first. */
+  history: adminProcedure.input(z.object({ memory_id: z.uuid() })).query(async ({ ctx, input }) => {
+    const entries = await memoryHistory(ctx.db, ctx.admin.tenantId, input.memory_id);
+    if (!entries) throw new TRPCError({ code: 'NOT_FOUND', message: `Memory ${input.memory_id} was not found.` });
+    return entries;
+  }),
+});

@@ -1,0 +1,6 @@
+import { consoleOverview } from '@memory/core/console/overview';
+import { adminProcedure, router } from '../trpc';
+
+export const overviewRouter = router({
+  get: adminProcedure.query(({ ctx }) => consoleOverview(ctx.db, ctx.admin.tenantId)),
+});

@@ -1,0 +1,40 @@
+import { getReview, listReviews, resolveReview } from '@memory/core/conflicts/reviews';
+import { adminActor, recordAudit } from '@memory/core/console/audit';
+import { TRPCError } from '@trpc/server';
+import { z } from 'zod';
+import { adminProcedure, router } from '../trpc';
+
+export const reviewsRouter = router({
+  list: adminProcedure
+    .input(
+      z.object({
+        status: z.enum(['open', 'resolved']).optional(),
+        limit: z.number().int().min(1).max(100).default(20),
+        cursor: z.string().max(512).optional(),
+      }),
+    )
+    .query(({ ctx, input }) => listReviews(ctx.db, ctx.admin.tenantId, input)),
+
+  get: adminProcedure.input(z.object({ id: z.uuid() })).query(async ({ ctx, input }) => {
+    const review = await getReview(ctx.db, ctx.admin.tenantId, input.id);
+    if (!review) throw new TRPCError({ code: 'NOT_FOUND', message: `Review ${input.id} was not found.` });
+    return review;
+  }),
+
+  resolve: adminProcedure
+    .input(z.object({ id: z.uuid(), chosen_memory_id: z.uuid(), note: z.string().trim().max(1000).optional() }))
+    .mutation(async ({ ctx, input }) => {
+      const actor = adminActor(ctx.admin.adminId);
+      const note = input.note ? input.note : undefined;
+      const review = await resolveReview(ctx.db, ctx.admin.tenantId, input.id, { chosen_memory_id: input.chosen_memory_id, resolved_by: actor, note });
+      await recordAudit(ctx.db, {
+        tenantId: ctx.admin.tenantId,
+        actor,
+        action: 'review.resolved',
+        targetType: 'review',
+        targetId: review.id,
+        details: { chosen_memory_id: input.chosen_memory_id },
+      });
+      return review;
+    }),
+});

@@ -1,0 +1,142 @@
+/**
+ * The console's tRPC layer: one context per request (database, logger, mailer, the admin session from the
+ * cookie), one error model (domain ApiErrors become TRPCErrors with the same HTTP status and `code`), the
+ * same-origin check on every call, and the session + CSRF checks on every procedure but sign-in.
+ */
+import { type ApiError, type Logger, constantTimeEqual, isApiError } from '@memory/core';
+import type { Mailer } from '@memory/core/console/mailer';
+import { type AdminSession, resolveAdminSession } from '@memory/core/console/sessions';
+import { isSameOrigin, readSessionCookie } from '@memory/core/console/rules';
+import type { Db } from '@memory/db';
+import { TRPCError, initTRPC } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+
+export interface ApiDeps {
+  db: Db;
+  log: Logger;
+  mailer: Mailer;
+}
+
+export interface Context extends ApiDeps {
+  req: Request;
+  resHeaders: Headers;
+  /** The request came over https (directly or through a proxy that says so): cookies get `Secure`. */
+  secure: boolean;
+  /** Client address for throttling: the first X-Forwarded-For hop, else X-Real-IP. */
+  ip: string;
+  sessionToken: string | null;
+  session: AdminSession | null;
+}
+
+export async function createContext(deps: ApiDeps, opts: { req: Request; resHeaders: Headers }): Promise<Context> {
+  const { req } = opts;
+  const sessionToken = readSessionCookie(req.headers.get('cookie'));
+  const session = sessionToken ? await resolveAdminSession(deps.db, sessionToken) : null;
+  const forwardedProto = req.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
+  const ip =
+    req.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || req.headers.get('x-real-ip')?.trim() || 'unknown';
+  return {
+    ...deps,
+    req,
+    resHeaders: opts.resHeaders,
+    secure: new URL(req.url).protocol === 'https:' || forwardedProto === 'https',
+    ip: ip.slice(0, 64),
+    sessionToken,
+    session,
+  };
+}
+
+const CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+export function toTRPCError(e: ApiError): TRPCError {
+  return new TRPCError({ code: CODE_BY_STATUS[e.status] ?? 'INTERNAL_SERVER_ERROR', message: e.detail, cause: e });
+}
+
+/** The ApiError behind a tRPC error, if any. */
+export const apiErrorOf = (err: { cause?: unknown }): ApiError | null => (isApiError(err.cause) ? err.cause : null);
+
+const t = initTRPC.context<Context>().create({
+  errorFormatter({ shape, error }) {
+    const api = apiErrorOf(error);
+    const expected = api !== null || error.code !== 'INTERNAL_SERVER_ERROR';
+    const issues = (error.cause as { issues?: { path?: PropertyKey[]; message: string }[] } | undefined)?.issues;
+    return {
+      ...shape,
+      // Unexpected errors may quote SQL or parameters: the browser gets a generic message.
+      message: expected ? shape.message : 'An unexpected error occurred.',
+      data: {
+        code: shape.data.code,
+        httpStatus: shape.data.httpStatus,
+        path: shape.data.path,
+        apiCode: api?.code ?? null,
+        fieldErrors:
+          api?.extra.errors ??
+          (error.code === 'BAD_REQUEST' && Array.isArray(issues)
+            ? issues.map((i) => ({ path: (i.path ?? []).map(String).join('.') || '(input)', message: i.message }))
+            : null),
+      },
+    };
+  },
+});
+
+export const router = t.router;
+
+/** Turns domain errors into tRPC errors with the matching status. */
+const mapErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok) {
+    const api = apiErrorOf(result.error);
+    if (api) throw toTRPCError(api);
+  }
+  return result;
+});
+
+/** Browsers send Origin on cross-site calls: it must name this host. */
+const sameOrigin = t.middleware(({ ctx, next }) => {
+  const h = ctx.req.headers;
+  const ok = isSameOrigin({
+    origin: h.get('origin'),
+    host: h.get('x-forwarded-host') ?? h.get('host'),
+    secFetchSite: h.get('sec-fetch-site'),
+  });
+  if (!ok) throw new TRPCError({ code: 'FORBIDDEN', message: 'Cross-origin requests are not accepted.' });
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(mapErrors).use(sameOrigin);
+
+/**
+ * A signed-in admin; mutations also need `x-csrf-token` equal to the session's token (from `auth.me`).
+ * Every domain call below reads the tenant from `ctx.admin`, never from input.
+ */
+export const adminProcedure = publicProcedure.use(({ ctx, type, next }) => {
+  const session = ctx.session;
+  if (!session) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to the console.' });
+  if (type === 'mutation') {
+    const presented = ctx.req.headers.get('x-csrf-token') ?? '';
+    if (!presented || !constantTimeEqual(presented, session.csrfToken)) {
+      throw new TRPCError({ code: 'FORBIDDEN', message: 'Missing or wrong x-csrf-token header.' });
+    }
+  }
+  return next({ ctx: { ...ctx, admin: session } });
+});
+
+/**
+ * The core's tenant functions take a TenantAuth (tenant + the API key making the call). Console calls are
+ * made by an admin, not by a key: this id matches no key, so key self-revocation checks and writer-key
+ * bindings never treat the console as one of the tenant's keys.
+ */
+export const CONSOLE_API_KEY_ID = '00000000-0000-0000-0000-000000000000';
+
+export const tenantAuth = (admin: AdminSession) => ({ tenantId: admin.tenantId, apiKeyId: CONSOLE_API_KEY_ID });

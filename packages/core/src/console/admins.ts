@@ -1,0 +1,46 @@
+/** Console admin users: created by the operator (CLI or admin API), one tenant each, unique by e-mail. */
+import { randomUUID } from 'node:crypto';
+import { type Db, adminUsers, eq, tenants } from '@memory/db';
+import { z } from 'zod';
+import { Errors } from '../errors';
+import { normalizeEmail } from './rules';
+
+export const adminEmail = z
+  .string()
+  .trim()
+  .max(254, 'must be at most 254 characters')
+  .email('must be an e-mail address')
+  .transform(normalizeEmail);
+
+export const createAdminRequest = z.object({ email: adminEmail }).strict().meta({ id: 'CreateAdminRequest' });
+
+export interface AdminView {
+  admin_id: string;
+  tenant_id: string;
+  email: string;
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+/** Unknown tenant: 404. An address that already belongs to an admin (of any tenant): 409. */
+export async function createAdminUser(db: Db, tenantId: string, email: string): Promise<AdminView> {
+  const address = normalizeEmail(email);
+  const [tenant] = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId)).limit(1);
+  if (!tenant) throw Errors.notFound(`Tenant ${tenantId}`);
+  const taken = () => Errors.conflict('An admin with this e-mail address already exists.');
+  const [existing] = await db.select({ id: adminUsers.id }).from(adminUsers).where(eq(adminUsers.email, address)).limit(1);
+  if (existing) throw taken();
+  try {
+    const [row] = await db.insert(adminUsers).values({ id: randomUUID(), tenantId, email: address }).returning();
+    return { admin_id: row.id, tenant_id: row.tenantId, email: row.email };
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string }; code?: string }).cause ?? (err as { code?: string });
+    if (cause?.code === UNIQUE_VIOLATION) throw taken();
+    throw err;
+  }
+}
+
+export async function findAdminByEmail(db: Db, email: string) {
+  const [row] = await db.select().from(adminUsers).where(eq(adminUsers.email, normalizeEmail(email))).limit(1);
+  return row ?? null;
+}
