@@ -32,6 +32,7 @@ import {
   tenantSettingsView,
   updateTenantSettingsRequest,
 } from '@memory/core/schemas/settings';
+import { createAdminRequest } from '@memory/core/console/admins';
 import { z } from 'zod';
 
 type Io = 'input' | 'output';
@@ -326,6 +327,22 @@ function buildPaths() {
           '404': problem('No such review for this tenant.'),
           '409': problem('`conflict`: the review is already resolved.'),
           '422': problem('`chosen_memory_id` is not one of the two claims.'),
+        },
+      },
+    },
+    '/v1/admin/tenants/{tenant_id}/admins': {
+      post: {
+        operationId: 'createConsoleAdmin',
+        summary: 'Create a console admin for a tenant (operator only); the admin signs in with an emailed code',
+        security: [{ AdminToken: [] }],
+        parameters: [{ name: 'tenant_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+        requestBody: { required: true, content: { 'application/json': { schema: schema(createAdminRequest, 'input') } } },
+        responses: {
+          '201': { description: '`{ data: { admin_id, tenant_id, email } }`' },
+          '401': problem('Wrong admin token.'),
+          '404': problem('No admin token configured, or no such tenant.'),
+          '409': problem('An admin with this email exists.'),
+          '422': tenantErrors['422'],
         },
       },
     },

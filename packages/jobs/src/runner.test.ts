@@ -1,5 +1,5 @@
 import { BuiltinExtractor, type ExtractionProvider, claimNextJob, getJobView } from '@memory/core';
-import { type Database, eq, extractionJobs, memories, claimRevisions, sql } from '@memory/db';
+import { type Database, and, eq, extractionJobs, memories, claimRevisions, reviews, sql } from '@memory/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExtraction } from './extraction';
 import { EmbeddedRunner } from './runner';
@@ -115,5 +115,54 @@ describe('embedded runner', () => {
       { requestId: crypto.randomUUID() },
     );
     expect(await claimNextJob(database.db, { workerId: 'w2', leaseSeconds: 30, jobId: second.body.job_id! })).toBeNull();
+  });
+
+  it('uses the claim a provider supplies: a subject the built-in rules do not know still conflicts', async () => {
+    const { addMemories, createTenant, loadConfig } = await import('@memory/core');
+    const tenant = await createTenant(database.db, 'claims');
+    const auth = { tenantId: tenant.tenant_id, apiKeyId: tenant.api_key_id };
+    const drinks: Record<string, string> = { 'tea please': 'tea', 'coffee please': 'coffee' };
+    const provider: ExtractionProvider = {
+      name: 'fake-llm',
+      extract: async ({ messages }) => {
+        const value = drinks[messages[0].content];
+        return {
+          memories: [
+            {
+              content: `The user drinks ${value} in the morning.`,
+              category: 'preference',
+              importance: 0.5,
+              confidence: 0.9,
+              messageIndices: [0],
+              claim: { subject: 'morning_drink', value },
+            },
+          ],
+          metadata: {
+            provider: 'fake-llm',
+            sentences_considered: 1,
+            skipped: {},
+            compositional_pass_attempted: false,
+            compositional_pass_used: false,
+            compositional_entities: 0,
+            compositional_relationships: 0,
+            compositional_error: null,
+          },
+        };
+      },
+    };
+    const runner = new EmbeddedRunner({ db: database.db, extractor: provider }, opts);
+    for (const content of ['tea please', 'coffee please']) {
+      await addMemories(
+        { db: database.db, config: loadConfig({}), queue: { name: 'none', enqueue: async () => {} } },
+        auth,
+        { external_user_id: 'drinker', messages: [{ role: 'user', content }] },
+        { requestId: crypto.randomUUID() },
+      );
+      await runner.drain();
+    }
+    const open = await database.db.select().from(reviews).where(and(eq(reviews.tenantId, auth.tenantId), eq(reviews.status, 'open')));
+    expect(open.map((r) => [r.subject, r.question])).toEqual([['morning_drink', 'Which is correct: tea or coffee?']]);
+    const mine = await database.db.select().from(memories).where(eq(memories.tenantId, auth.tenantId));
+    expect(mine.map((m) => m.status).sort()).toEqual(['inactive', 'inactive']);
   });
 });

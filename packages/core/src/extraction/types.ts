@@ -12,6 +12,11 @@ export interface ExtractedMemory {
   confidence: number;
   /** 0-based indices into the add call's `messages` that this memory came from. */
   messageIndices: number[];
+  /**
+   * The single-valued subject this memory states, for conflict detection. A provider that knows it (an LLM)
+   * sets it; otherwise the built-in rules of conflicts/claims.ts are applied to `content`.
+   */
+  claim?: { subject: string; value: string; display?: string };
 }
 
 export interface ExtractionInput {

@@ -203,7 +203,10 @@ async function storeOne(tx: Db, ctx: StoreContext, m: ExtractedMemory): Promise<
     return 'reinforced';
   }
 
-  const claim = detectClaim(m.content);
+  // The provider's own claim when it gave one (the pluggable step), else the built-in rules.
+  const claim = m.claim
+    ? { subject: m.claim.subject, value: m.claim.value.trim().toLowerCase(), display: m.claim.display ?? m.claim.value }
+    : detectClaim(m.content);
   const rivals = claim
     ? await tx
         .select()
@@ -291,7 +294,7 @@ async function storeOne(tx: Db, ctx: StoreContext, m: ExtractedMemory): Promise<
       subject: claim?.subject ?? 'unknown',
       claimAId: rival.id,
       claimBId: id,
-      question: clarificationQuestion(claim?.subject ?? '', rivalClaim?.display ?? rival.content, claim?.display ?? m.content),
+      question: clarificationQuestion(claim?.subject ?? '', rivalClaim?.display ?? rival.claimValue ?? rival.content, claim?.display ?? m.content),
     });
     for (const memory of [rival, { id, content: m.content }]) {
       await ledger(tx, ctx, memory, {
@@ -310,7 +313,7 @@ async function insertMemory(
   tx: Db,
   ctx: StoreContext,
   m: ExtractedMemory,
-  o: { id: string; fingerprint: string; claim: ReturnType<typeof detectClaim>; status: string; supersededBy: string | null },
+  o: { id: string; fingerprint: string; claim: { subject: string; value: string } | null; status: string; supersededBy: string | null },
 ): Promise<boolean> {
   const inserted = await tx
     .insert(memories)

@@ -1,0 +1,29 @@
+import { type APIRequestContext, type Page, expect } from '@playwright/test';
+
+export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
+
+/** A fresh tenant (its API key) and a console admin for it. */
+export async function tenantWithAdmin(request: APIRequestContext, name: string) {
+  const tenant = await request.post('/v1/admin/tenants', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, data: { name } });
+  expect(tenant.status()).toBe(201);
+  const { tenant_id, api_key } = (await tenant.json()).data;
+  const email = `${name}-${Date.now()}@example.com`;
+  const admin = await request.post(`/v1/admin/tenants/${tenant_id}/admins`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, data: { email } });
+  expect(admin.status()).toBe(201);
+  return { tenantId: tenant_id as string, apiKey: api_key as string, email };
+}
+
+/** Signs in through the login page with the code from the development mailbox. */
+export async function signIn(page: Page, email: string) {
+  await page.goto('/console/login');
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByRole('button', { name: 'Send sign-in code' }).click();
+  await expect(page.getByRole('status')).toContainText('sign-in code is on its way');
+  const mailbox = await page.context().newPage();
+  await mailbox.goto('/dev/mailbox');
+  const code = /Your sign-in code is (\d{6})/.exec(await mailbox.getByRole('article', { name: `Message to ${email}` }).innerText())?.[1];
+  await mailbox.close();
+  await page.getByLabel('Sign-in code').fill(code as string);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+}
