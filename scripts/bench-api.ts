@@ -4,7 +4,8 @@
  * For every engine × size: seed a fresh database (before the server starts: PGlite allows one process
  * per data directory) with one tenant, one end user, one source event and N memories; start the server;
  * then run, one after another with the same number of connections,
- *   bare      GET  /v1/health                (constant JSON, no database: the framework's ceiling)
+ *   bare      GET  /v1/health                (constant JSON, no database: the framework's ceiling;
+ *                                            measured before, between and after the loaded scenarios)
  *   retrieve  POST /v1/memories/retrieve     (~20 different queries, limit 10, for the seeded user)
  *   add       POST /v1/memories/add          (varied conversations for 200 users; the embedded worker stays on)
  * and report requests/s, p50/p95/p99 latency and the share of bare throughput. Only 127.0.0.1 is contacted.
@@ -411,19 +412,30 @@ async function benchOne(engine: 'pglite' | 'postgres', size: number, flags: Flag
     });
 
     const runTag = `${engine}-${size}-${Date.now()}`;
-    let bareRps = Number.NaN;
-    for (const s of scenarios(server.baseUrl, seeded.apiKey, runTag)) {
+    // The machine's speed drifts within a run, so bare is measured before, between and after the loaded
+    // scenarios, and each loaded scenario is compared with the mean of the bare runs on either side of it.
+    const [bareScenario, ...loaded] = scenarios(server.baseUrl, seeded.apiKey, runTag);
+    const order = [bareScenario, ...loaded.flatMap((l) => [l, bareScenario])];
+    const measured: Measured[] = [];
+    for (const s of order) {
       checkInterrupted();
       log(`[${engine} ${size}] ${s.name}: ${flags.warmup} warm-up requests, then ${flags.duration} s × ${flags.connections} connections…`);
       const m = await measure(server.baseUrl, s, flags, windows);
-      if (s.name === 'bare') bareRps = m.rps;
-      run.scenarios.push({ ...m, pctOfBare: (100 * m.rps) / bareRps });
+      measured.push(m);
       log(
         `[${engine} ${size}] ${s.name}: ${fmt(m.rps, 0)} req/s, p50 ${fmt(m.p50, 2)} ms, p95 ${fmt(m.p95, 2)} ms, ` +
           `p99 ${fmt(m.p99, 2)} ms` +
           (m.total - m.ok2xx ? `, NOT 2xx: ${m.total - m.ok2xx} (${JSON.stringify(m.statusCodes)}, errors ${m.errors}, timeouts ${m.timeouts})` : ''),
       );
     }
+    measured.forEach((m, i) => {
+      if (m.scenario === 'bare') {
+        run.scenarios.push({ ...m, pctOfBare: 100 });
+      } else {
+        const around = (measured[i - 1].rps + measured[i + 1].rps) / 2;
+        run.scenarios.push({ ...m, pctOfBare: (100 * m.rps) / around });
+      }
+    });
 
     await server.stop('SIGTERM');
     servers.delete(server);
@@ -479,11 +491,13 @@ function tableOf(runs: RunResult[]): string {
       rows.push([label(r.engine), r.memories.toLocaleString('en-US'), `failed: ${headline(r.error).slice(0, 120)}`, '', '', '', '', '']);
       continue;
     }
+    let bareSeen = 0;
     for (const s of r.scenarios) {
+      const name = s.scenario === 'bare' ? `bare (${['before', 'between', 'after'][bareSeen++] ?? bareSeen})` : s.scenario;
       rows.push([
         label(r.engine),
         r.memories.toLocaleString('en-US'),
-        s.scenario + (s.total - s.ok2xx ? ` ⚠ ${s.total - s.ok2xx} non-2xx` : ''),
+        name + (s.total - s.ok2xx ? ` ⚠ ${s.total - s.ok2xx} non-2xx` : ''),
         fmt(s.rps, 0),
         fmt(s.p50, 2),
         fmt(s.p95, 2),
@@ -493,7 +507,7 @@ function tableOf(runs: RunResult[]): string {
     }
   }
   return markdownTable(
-    ['Engine', 'Memories', 'Scenario', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', '% of bare req/s'],
+    ['Engine', 'Memories', 'Scenario', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', '% of bare req/s (mean of the bare runs either side)'],
     rows,
     [false, true, false, true, true, true, true, true],
   );
@@ -734,9 +748,8 @@ async function main() {
 }
 
 function ratio(r: RunResult, name: ScenarioName): number | null {
-  const bare = r.scenarios.find((s) => s.scenario === 'bare');
   const s = r.scenarios.find((x) => x.scenario === name);
-  return bare && s && bare.rps > 0 ? Math.round((s.rps / bare.rps) * 1e4) / 1e4 : null;
+  return s && Number.isFinite(s.pctOfBare) ? Math.round(s.pctOfBare * 100) / 1e4 : null;
 }
 
 main().then(

@@ -25,10 +25,25 @@ export const TOKENIZER_NAME = 'o200k_base';
  */
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
+/**
+ * Counts of short strings are remembered: the same memory lines are counted on every retrieve, and a
+ * count depends on the text alone. Bounded; cleared when full.
+ */
+const memo = new Map<string, number>();
+const MEMO_MAX_ENTRIES = 50_000;
+const MEMO_MAX_CHARS = 512;
+
 /** Exact number of `o200k_base` tokens in `text` (0 for the empty string). Never throws. */
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
-  return countO200k(text, PLAIN_TEXT);
+  if (text.length > MEMO_MAX_CHARS) return countO200k(text, PLAIN_TEXT);
+  let n = memo.get(text);
+  if (n === undefined) {
+    n = countO200k(text, PLAIN_TEXT);
+    if (memo.size >= MEMO_MAX_ENTRIES) memo.clear();
+    memo.set(text, n);
+  }
+  return n;
 }
 
 /**
