@@ -7,7 +7,15 @@ import { randomUUID } from 'node:crypto';
 import { type Db, and, claimRevisions, endUsers, eq, memories, reviews, rows, sql } from '@memory/db';
 import type { SQL } from '@memory/db';
 import { Errors } from '../errors';
-import { MEMORY_WITH_SOURCE_COLUMNS, type MemoryWithSourceRow, toMemoryRecord } from '../memories/serialize';
+import {
+  type ClaimRevisionView,
+  MEMORY_WITH_SOURCE_COLUMNS,
+  type MemoryWithSourceRow,
+  toClaimRevisionView,
+  toMemoryRecord,
+} from '../memories/serialize';
+
+export type { ClaimRevisionView };
 import { decodeCursor, encodeCursor } from '../pagination';
 import type { MemoryRecord } from '../schemas/memories';
 
@@ -23,21 +31,6 @@ export interface ReviewView {
   resolution_note: string | null;
   created_at: string;
   resolved_at: string | null;
-}
-
-export interface ClaimRevisionView {
-  id: string;
-  memory_id: string;
-  action: string;
-  from_status: string | null;
-  to_status: string;
-  reason: string;
-  actor: string;
-  source_event_id: string | null;
-  job_id: string | null;
-  content: string;
-  details: unknown;
-  created_at: string;
 }
 
 type ReviewRow = typeof reviews.$inferSelect & { externalUserId: string };
@@ -188,20 +181,7 @@ export async function memoryHistory(db: Db, tenantId: string, memoryId: string):
     .from(claimRevisions)
     .where(and(eq(claimRevisions.tenantId, tenantId), eq(claimRevisions.memoryId, memoryId)))
     .orderBy(claimRevisions.createdAt, claimRevisions.id);
-  return entries.map((l) => ({
-    id: l.id,
-    memory_id: l.memoryId,
-    action: l.action,
-    from_status: l.fromStatus,
-    to_status: l.toStatus,
-    reason: l.reason,
-    actor: l.actor,
-    source_event_id: l.sourceEventId,
-    job_id: l.jobId,
-    content: l.content,
-    details: l.details,
-    created_at: l.createdAt.toISOString(),
-  }));
+  return entries.map(toClaimRevisionView);
 }
 
 /** The oldest open review's question for a user, for retrieve's `clarification_question`. */

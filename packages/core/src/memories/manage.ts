@@ -8,7 +8,7 @@ import { toJobView } from '../jobs/repository';
 import type { MemoryRecord } from '../schemas/memories';
 import type { TenantAuth } from '../tenants/tenants';
 import { findUser } from '../users';
-import { MEMORY_WITH_SOURCE_COLUMNS, type MemoryWithSourceRow, iso, toMemoryRecord } from './serialize';
+import { MEMORY_WITH_SOURCE_COLUMNS, type MemoryWithSourceRow, iso, toClaimRevisionView, toMemoryRecord } from './serialize';
 
 export interface ListOptions {
   externalUserId: string;
@@ -118,20 +118,7 @@ export async function exportUser(db: Db, auth: TenantAuth, externalUserId: strin
     exported_at: now.toISOString(),
     external_user_id: externalUserId,
     memories: memoryRows.map((r) => toMemoryRecord(r, externalUserId)),
-    claim_revisions: ledger.map((l) => ({
-      id: l.id,
-      memory_id: l.memoryId,
-      action: l.action,
-      from_status: l.fromStatus,
-      to_status: l.toStatus,
-      reason: l.reason,
-      actor: l.actor,
-      source_event_id: l.sourceEventId,
-      job_id: l.jobId,
-      content: l.content,
-      details: l.details,
-      created_at: l.createdAt.toISOString(),
-    })),
+    claim_revisions: ledger.map(toClaimRevisionView),
     source_events: events.map((e) => ({
       id: e.id,
       service: e.service,

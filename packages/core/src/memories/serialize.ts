@@ -1,3 +1,4 @@
+import type { ClaimRevision } from '@memory/db';
 import type { MemoryRecord } from '../schemas/memories';
 
 /** Columns of a memory joined with its source event, as both engines return them. */
@@ -74,3 +75,34 @@ export const MEMORY_WITH_SOURCE_COLUMNS = `
   se.service AS se_service, se.event_id AS se_event_id, se.observed_at AS se_observed_at,
   se.received_at AS se_received_at, se.payload_hash AS se_payload_hash, se.scope AS se_scope,
   se.writer_id AS se_writer_id, se.evidence AS se_evidence`;
+
+/** One entry of the claim revision ledger, as the export bundle and the console show it. */
+export interface ClaimRevisionView {
+  id: string;
+  memory_id: string;
+  action: string;
+  from_status: string | null;
+  to_status: string;
+  reason: string;
+  actor: string;
+  source_event_id: string | null;
+  job_id: string | null;
+  content: string;
+  details: unknown;
+  created_at: string;
+}
+
+export const toClaimRevisionView = (l: ClaimRevision): ClaimRevisionView => ({
+  id: l.id,
+  memory_id: l.memoryId,
+  action: l.action,
+  from_status: l.fromStatus,
+  to_status: l.toStatus,
+  reason: l.reason,
+  actor: l.actor,
+  source_event_id: l.sourceEventId,
+  job_id: l.jobId,
+  content: l.content,
+  details: l.details,
+  created_at: l.createdAt.toISOString(),
+});
