@@ -36,3 +36,19 @@ export function Loading() {
     </p>
   );
 }
+
+/** "Next page" for a TanStack infinite query; renders nothing on the last page. */
+export function NextPageButton({
+  query,
+  className = 'mt-4',
+}: {
+  query: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => Promise<unknown> };
+  className?: string;
+}) {
+  if (!query.hasNextPage) return null;
+  return (
+    <button type="button" className={`${secondaryButtonClass} ${className}`} onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage}>
+      Next page
+    </button>
+  );
+}

@@ -4,7 +4,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ConsoleShell } from '../_lib/shell';
 import { errorMessage, useTRPC } from '../_lib/trpc';
-import { ErrorNote, Loading, buttonClass, inputClass, secondaryButtonClass, when } from '../_lib/ui';
+import { ErrorNote, Loading, NextPageButton, buttonClass, inputClass, when } from '../_lib/ui';
 
 const STATUSES = ['all', 'active', 'inactive', 'archived'] as const;
 type Status = (typeof STATUSES)[number];
@@ -67,11 +67,7 @@ function Memories({ externalUserId, status }: { externalUserId: string; status: 
           </li>
         ))}
       </ul>
-      {q.hasNextPage && (
-        <button type="button" className={`${secondaryButtonClass} mt-4`} onClick={() => void q.fetchNextPage()} disabled={q.isFetchingNextPage}>
-          Next page
-        </button>
-      )}
+      <NextPageButton query={q} />
     </>
   );
 }

@@ -4,7 +4,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ConsoleShell } from '../_lib/shell';
 import { errorMessage, useTRPC } from '../_lib/trpc';
-import { ErrorNote, Field, Loading, buttonClass, inputClass, secondaryButtonClass, when } from '../_lib/ui';
+import { ErrorNote, Field, Loading, NextPageButton, buttonClass, inputClass, when } from '../_lib/ui';
 
 function SourceEvents() {
   const trpc = useTRPC();
@@ -72,11 +72,7 @@ function SourceEvents() {
             ))}
           </ul>
         )}
-        {q.hasNextPage && (
-          <button type="button" className={`${secondaryButtonClass} mt-4`} onClick={() => void q.fetchNextPage()} disabled={q.isFetchingNextPage}>
-            Next page
-          </button>
-        )}
+        <NextPageButton query={q} />
       </div>
     </>
   );
