@@ -23,3 +23,13 @@ export function decodeCursor(raw: string): KeysetCursor {
     throw Errors.validation([{ path: 'cursor', message: 'is not a cursor returned by this endpoint' }]);
   }
 }
+
+/**
+ * One page of a keyset-paged list: callers fetch `limit + 1` rows ordered by (timestamp, id) descending,
+ * each with its PostgreSQL-text timestamp as `cursor_ts`; the extra row only says whether there is more.
+ */
+export function keysetPage<T extends { cursor_ts: string; id: string }>(found: T[], limit: number): { page: T[]; next_cursor: string | null } {
+  const page = found.slice(0, limit);
+  const last = page[page.length - 1];
+  return { page, next_cursor: found.length > limit && last ? encodeCursor({ ts: last.cursor_ts, id: last.id }) : null };
+}

@@ -4,7 +4,7 @@
  * Resolving activates the chosen claim and archives the other, with ledger entries for both.
  */
 import { randomUUID } from 'node:crypto';
-import { type Db, and, claimRevisions, endUsers, eq, memories, reviews, rows, sql } from '@memory/db';
+import { type Db, and, claimRevisions, endUsers, eq, inArray, memories, reviews, rows, sql } from '@memory/db';
 import type { SQL } from '@memory/db';
 import { Errors } from '../errors';
 import {
@@ -16,7 +16,7 @@ import {
 } from '../memories/serialize';
 
 export type { ClaimRevisionView };
-import { decodeCursor, encodeCursor } from '../pagination';
+import { decodeCursor, keysetPage } from '../pagination';
 import type { MemoryRecord } from '../schemas/memories';
 
 export interface ReviewView {
@@ -44,9 +44,9 @@ async function claimsOf(db: Db, tenantId: string, ids: string[]): Promise<Memory
   );
 }
 
-async function toView(db: Db, r: ReviewRow): Promise<ReviewView> {
-  const found = await claimsOf(db, r.tenantId, [r.claimAId, r.claimBId]);
-  const ordered = [r.claimAId, r.claimBId].map((id) => found.find((f) => f.id === id)).filter((x): x is MemoryWithSourceRow => !!x);
+/** Both claims of a review, in order (a, b), from rows fetched for one or many reviews. */
+function toView(r: ReviewRow, claimRows: Map<string, MemoryWithSourceRow>): ReviewView {
+  const ordered = [r.claimAId, r.claimBId].map((id) => claimRows.get(id)).filter((x): x is MemoryWithSourceRow => !!x);
   return {
     id: r.id,
     external_user_id: r.externalUserId,
@@ -67,14 +67,22 @@ const reviewColumns = {
   externalUserId: endUsers.externalUserId,
 };
 
+async function withClaims(db: Db, tenantId: string, found: { review: typeof reviews.$inferSelect; externalUserId: string }[]) {
+  if (found.length === 0) return [];
+  const claimRows = await claimsOf(db, tenantId, found.flatMap((f) => [f.review.claimAId, f.review.claimBId]));
+  const byId = new Map(claimRows.map((c) => [c.id, c]));
+  return found.map((f) => toView({ ...f.review, externalUserId: f.externalUserId }, byId));
+}
+
 export async function getReview(db: Db, tenantId: string, reviewId: string): Promise<ReviewView | null> {
-  const [r] = await db
+  const found = await db
     .select(reviewColumns)
     .from(reviews)
     .innerJoin(endUsers, eq(endUsers.id, reviews.userId))
     .where(and(eq(reviews.tenantId, tenantId), eq(reviews.id, reviewId)))
     .limit(1);
-  return r ? toView(db, { ...r.review, externalUserId: r.externalUserId }) : null;
+  const [view] = await withClaims(db, tenantId, found);
+  return view ?? null;
 }
 
 /** Open reviews first, then newest; keyset-paged. */
@@ -96,14 +104,17 @@ export async function listReviews(
         WHERE ${sql.join(where, sql` AND `)}
         ORDER BY r.created_at DESC, r.id DESC LIMIT ${q.limit + 1}`,
   );
-  const page = found.slice(0, q.limit);
-  const items: ReviewView[] = [];
-  for (const f of page) {
-    const v = await getReview(db, tenantId, f.id);
-    if (v) items.push(v);
-  }
-  const last = page[page.length - 1];
-  return { items, limit: q.limit, next_cursor: found.length > q.limit && last ? encodeCursor({ ts: last.cursor_ts, id: last.id }) : null };
+  const { page, next_cursor } = keysetPage(found, q.limit);
+  if (page.length === 0) return { items: [], limit: q.limit, next_cursor };
+  // The page's reviews and all their claims in two queries, not two per review.
+  const selected = await db
+    .select(reviewColumns)
+    .from(reviews)
+    .innerJoin(endUsers, eq(endUsers.id, reviews.userId))
+    .where(and(eq(reviews.tenantId, tenantId), inArray(reviews.id, page.map((p) => p.id))));
+  const order = new Map(page.map((p, i) => [p.id, i]));
+  selected.sort((a, b) => (order.get(a.review.id) ?? 0) - (order.get(b.review.id) ?? 0));
+  return { items: await withClaims(db, tenantId, selected), limit: q.limit, next_cursor };
 }
 
 /**

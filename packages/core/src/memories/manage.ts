@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { type Db, and, claimRevisions, endUsers, eq, extractionJobs, memories, rows, sourceEvents, sql } from '@memory/db';
 import type { SQL } from '@memory/db';
 import { Errors } from '../errors';
-import { decodeCursor, encodeCursor } from '../pagination';
+import { decodeCursor, keysetPage } from '../pagination';
 import { toJobView } from '../jobs/repository';
 import type { MemoryRecord } from '../schemas/memories';
 import type { TenantAuth } from '../tenants/tenants';
@@ -38,13 +38,8 @@ export async function listMemories(db: Db, auth: TenantAuth, o: ListOptions) {
         ORDER BY m.created_at DESC, m.id DESC
         LIMIT ${o.limit + 1}`,
   );
-  const page = found.slice(0, o.limit);
-  const last = page[page.length - 1];
-  return {
-    items: page.map((r) => toMemoryRecord(r, o.externalUserId)),
-    limit: o.limit,
-    next_cursor: found.length > o.limit && last ? encodeCursor({ ts: last.cursor_ts, id: last.id }) : null,
-  };
+  const { page, next_cursor } = keysetPage(found, o.limit);
+  return { items: page.map((r) => toMemoryRecord(r, o.externalUserId)), limit: o.limit, next_cursor };
 }
 
 /**

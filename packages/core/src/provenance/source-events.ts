@@ -2,7 +2,7 @@
 import { type Db, rows, sql } from '@memory/db';
 import type { SQL } from '@memory/db';
 import { iso } from '../memories/serialize';
-import { decodeCursor, encodeCursor } from '../pagination';
+import { decodeCursor, keysetPage } from '../pagination';
 import type { TenantAuth } from '../tenants/tenants';
 
 interface Row {
@@ -14,7 +14,7 @@ interface Row {
   agent_id: string | null;
   observed_at: Date | string;
   received_at: Date | string;
-  received_cursor: string;
+  cursor_ts: string;
   payload_hash: string;
   payload_redacted: boolean;
   scope: Record<string, unknown>;
@@ -39,7 +39,7 @@ export async function listSourceEvents(
   const found = await rows<Row>(
     db,
     sql`SELECT se.id, se.service, se.event_id, u.external_user_id, se.writer_id, se.agent_id, se.observed_at,
-          se.received_at, se.received_at::text AS received_cursor, se.payload_hash,
+          se.received_at, se.received_at::text AS cursor_ts, se.payload_hash,
           (se.payload IS NULL) AS payload_redacted, se.scope, se.evidence, se.job_id, j.status AS job_status
         FROM source_events se
         JOIN end_users u ON u.id = se.user_id
@@ -48,8 +48,7 @@ export async function listSourceEvents(
         ORDER BY se.received_at DESC, se.id DESC
         LIMIT ${q.limit + 1}`,
   );
-  const page = found.slice(0, q.limit);
-  const last = page[page.length - 1];
+  const { page, next_cursor } = keysetPage(found, q.limit);
   return {
     items: page.map((r) => ({
       id: r.id,
@@ -68,7 +67,6 @@ export async function listSourceEvents(
       job_status: r.job_status,
     })),
     limit: q.limit,
-    next_cursor:
-      found.length > q.limit && last ? encodeCursor({ ts: last.received_cursor, id: last.id }) : null,
+    next_cursor,
   };
 }
