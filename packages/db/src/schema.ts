@@ -149,6 +149,10 @@ export const extractionJobs = pgTable(
     error: text('error'),
     errorSummary: text('error_summary'),
     extractionMetadata: jsonb('extraction_metadata').notNull().default(sql`'{}'::jsonb`),
+    /** The extraction provider that produced the memories (`builtin`, `openai-chat:<model>`, …). */
+    provider: text('provider'),
+    /** Model token usage summed over the job's calls: `{ prompt_tokens, completion_tokens, total_tokens, calls }`. */
+    tokenUsage: jsonb('token_usage').notNull().default(sql`'{}'::jsonb`),
     /** Memoised step results, so a retried run skips the steps that already finished. */
     stepState: jsonb('step_state').notNull().default(sql`'{}'::jsonb`),
     createdAt: tstz('created_at').notNull().defaultNow(),
@@ -192,6 +196,13 @@ export const memories = pgTable(
     supersededBy: uuid('superseded_by'),
     accessCount: integer('access_count').notNull().default(0),
     lastAccessed: tstz('last_accessed'),
+    /** Net retrieval feedback: positive outcomes add, negative ones subtract (docs/lifecycle.md). */
+    feedbackScore: real('feedback_score').notNull().default(0),
+    /** When the lifecycle pass last applied decay to `importance`. */
+    lifecycleAt: tstz('lifecycle_at'),
+    /** A vector from the configured embeddings endpoint, and the model that made it (null: none configured). */
+    embedding: real('embedding').array(),
+    embeddingModel: text('embedding_model'),
     createdAt: tstz('created_at').notNull().defaultNow(),
     updatedAt: tstz('updated_at').notNull().defaultNow(),
     search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('english', content)`),
@@ -204,6 +215,108 @@ export const memories = pgTable(
     // A job that runs twice writes each fact once.
     uniqueIndex('memories_job_fingerprint_uq').on(t.jobId, t.fingerprint),
   ],
+);
+
+/** People, places, organisations and things the user's memories mention (the compositional pass). */
+export const entities = pgTable(
+  'entities',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: tenantRef(),
+    userId: userRef(),
+    name: text('name').notNull(),
+    /** Lower-cased, whitespace-collapsed name: one row per entity and user. */
+    normalized: text('normalized').notNull(),
+    /** person | place | organization | pet | thing | event */
+    kind: text('kind').notNull(),
+    mentionCount: integer('mention_count').notNull().default(1),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+    updatedAt: tstz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('entities_user_name_uq').on(t.tenantId, t.userId, t.normalized)],
+);
+
+export const memoryEntities = pgTable(
+  'memory_entities',
+  {
+    tenantId: tenantRef(),
+    memoryId: uuid('memory_id')
+      .notNull()
+      .references(() => memories.id, { onDelete: 'cascade' }),
+    entityId: uuid('entity_id')
+      .notNull()
+      .references(() => entities.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.memoryId, t.entityId] }), index('memory_entities_entity_idx').on(t.entityId)],
+);
+
+export const entityRelationships = pgTable(
+  'entity_relationships',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: tenantRef(),
+    userId: userRef(),
+    subjectEntityId: uuid('subject_entity_id')
+      .notNull()
+      .references(() => entities.id, { onDelete: 'cascade' }),
+    /** e.g. `sister_of`, `works_at`, `lives_in`, `knows` */
+    predicate: text('predicate').notNull(),
+    objectEntityId: uuid('object_entity_id')
+      .notNull()
+      .references(() => entities.id, { onDelete: 'cascade' }),
+    /** The memory the relationship was read from. */
+    memoryId: uuid('memory_id'),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('entity_relationships_uq').on(t.subjectEntityId, t.predicate, t.objectEntityId)],
+);
+
+/** Weak signals (said once, hedged, low confidence) held back from memory until they recur or are confirmed. */
+export const pendingCandidates = pgTable(
+  'pending_candidates',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: tenantRef(),
+    userId: userRef(),
+    fingerprint: text('fingerprint').notNull(),
+    content: text('content').notNull(),
+    category: text('category').notNull(),
+    importance: real('importance').notNull(),
+    confidence: real('confidence').notNull(),
+    /** Why it was held back: hedged | low_confidence */
+    reason: text('reason').notNull(),
+    occurrences: integer('occurrences').notNull().default(1),
+    /** pending | promoted | expired */
+    status: text('status').notNull().default('pending'),
+    sourceEventId: uuid('source_event_id'),
+    jobId: uuid('job_id'),
+    messageIndices: jsonb('message_indices').notNull().default(sql`'[]'::jsonb`),
+    observedAt: tstz('observed_at'),
+    promotedMemoryId: uuid('promoted_memory_id'),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+    updatedAt: tstz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('pending_candidates_user_fp_uq').on(t.tenantId, t.userId, t.fingerprint)],
+);
+
+/** What an agent reported after using a retrieve response (POST /v1/memories/retrieval-feedback). */
+export const retrievalFeedback = pgTable(
+  'retrieval_feedback',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: tenantRef(),
+    userId: userRef(),
+    retrievalId: uuid('retrieval_id').notNull(),
+    outcome: text('outcome').notNull(),
+    usedMemoryIds: jsonb('used_memory_ids').notNull().default(sql`'[]'::jsonb`),
+    /** The user's correction (tenant data: stored, never logged). */
+    correction: text('correction'),
+    agentConfidence: real('agent_confidence'),
+    metadata: jsonb('metadata').notNull().default(sql`'{}'::jsonb`),
+    correctionJobId: uuid('correction_job_id'),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('retrieval_feedback_retrieval_idx').on(t.tenantId, t.retrievalId), index('retrieval_feedback_user_idx').on(t.tenantId, t.userId, t.createdAt)],
 );
 
 /** The claim revision ledger: every change of a memory's state, with who, when, why and from which event. */
@@ -369,4 +482,7 @@ export type AdminUser = typeof adminUsers.$inferSelect;
 export type SourceEvent = typeof sourceEvents.$inferSelect;
 export type ExtractionJob = typeof extractionJobs.$inferSelect;
 export type Memory = typeof memories.$inferSelect;
+export type Entity = typeof entities.$inferSelect;
+export type PendingCandidate = typeof pendingCandidates.$inferSelect;
+export type RetrievalFeedback = typeof retrievalFeedback.$inferSelect;
 export type ClaimRevision = typeof claimRevisions.$inferSelect;
