@@ -206,6 +206,8 @@ async function accept(
         error: null,
         error_summary: null,
         extraction_metadata: gate.redactions > 0 ? { secrets_redacted: gate.redactions, secret_kinds: gate.redactedKinds } : {},
+        provider: null,
+        token_usage: {},
         step_state: {},
         created_at: ctx.now.toISOString(),
         updated_at: ctx.now.toISOString(),

@@ -66,7 +66,8 @@ export interface Ranked {
   relevance: number;
 }
 
-export function rankCandidates(idx: CandidateIndex, query: string, filters: RankFilters, limit: number, now: number): Ranked[] {
+/** Exact BM25 of the query against every memory of the index (0 for memories without a query term). */
+export function bm25Scores(idx: CandidateIndex, query: string): Float64Array {
   const n = idx.memories.length;
   const lexical = new Float64Array(n);
   const queryTerms = [...new Set(termFrequencies(query).keys())];
@@ -81,6 +82,22 @@ export function rankCandidates(idx: CandidateIndex, query: string, filters: Rank
       lexical[i] += (idf * tf * (RANKING.k1 + 1)) / norm;
     }
   }
+  return lexical;
+}
+
+/** The k best documents by BM25 alone, best first (ties: lower index first). The benchmarks' reference. */
+export function bm25Top(idx: CandidateIndex, query: string, k: number): Ranked[] {
+  const scores = bm25Scores(idx, query);
+  return [...scores.keys()]
+    .filter((i) => scores[i] > 0)
+    .sort((a, b) => scores[b] - scores[a] || a - b)
+    .slice(0, k)
+    .map((i) => ({ index: i, relevance: scores[i] }));
+}
+
+export function rankCandidates(idx: CandidateIndex, query: string, filters: RankFilters, limit: number, now: number): Ranked[] {
+  const n = idx.memories.length;
+  const lexical = bm25Scores(idx, query);
   const categories = filters.categories?.length ? new Set(filters.categories) : null;
   const decay = Math.LN2 / (RANKING.recencyHalfLifeDays * 86_400_000);
   const top: Ranked[] = [];

@@ -3,6 +3,7 @@ export const LIMITS = {
   bodyBytes: 1_048_576,
   messagesPerAdd: 200,
   messageChars: 32_000,
+  speakerNameChars: 64,
   conversationChars: 200_000,
   metadataBytes: 16_384,
   externalUserIdChars: 256,

@@ -6,6 +6,15 @@ import { LIMITS } from './limits';
 export const conversationMessage = z
   .object({
     role: z.enum(['user', 'assistant', 'system']),
+    name: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(LIMITS.speakerNameChars, `must be at most ${LIMITS.speakerNameChars} characters`)
+      .optional()
+      .describe(
+        'Optional speaker name. Extraction attributes the message\'s statements to this person ("Caroline went to …") instead of "the user"; use it when several people talk in one conversation.',
+      ),
     content: z
       .string()
       .max(LIMITS.messageChars, `must be at most ${LIMITS.messageChars} characters`)
