@@ -78,7 +78,7 @@ describe('extractMemories: third-person rewriting', () => {
     ["I'm not a morning person", 'The user is not a morning person.'],
     ['My sister Ana lives in Porto', "The user's sister Ana lives in Porto."],
     ["My dog's name is Rex", "The user's dog's name is Rex."],
-    ["I'll be moving to Berlin next year", 'The user will be moving to Berlin next year.'],
+    ["I'll be moving to Berlin next year", 'The user will be moving to Berlin in 2025.'],
     ['i live in berlin now', 'The user lives in berlin now.'],
     ['im allergic to peanuts', 'The user is allergic to peanuts.'],
     ["I'd love to visit Japan", 'The user would love to visit Japan.'],
@@ -201,7 +201,7 @@ describe('extractMemories: harder inputs', () => {
 
   it('strips leading greetings and discourse markers', () => {
     expect(contents(run("Hey there, I'm Ana and I'm a teacher."))).toEqual(['The user is Ana.', 'The user is a teacher.']);
-    expect(contents(run('Actually, I moved to Porto two years ago.'))).toEqual(['The user moved to Porto two years ago.']);
+    expect(contents(run('Actually, I moved to Porto two years ago.'))).toEqual(['The user moved to Porto in 2022.']);
   });
 
   it('keeps durable feelings but drops momentary moods', () => {
@@ -299,5 +299,60 @@ describe('extractMemories: indices, dedupe, metadata', () => {
     expect(p.name).toBe('builtin');
     const r = await p.extract({ messages: [{ role: 'user', content: 'I love jazz.' }], observedAt });
     expect(contents(r)).toEqual(['The user loves jazz.']);
+  });
+});
+
+describe('extractMemories: what later questions need', () => {
+  const at = new Date('2023-05-08T13:56:00Z');
+  const talk = (...turns: [string, string][]) =>
+    extractMemories({ messages: turns.map(([name, content]) => ({ role: 'user' as const, name, content })), observedAt: at });
+
+  it('resolves relative time against the conversation date', () => {
+    expect(contents(run('I went to a support group yesterday.'))).toEqual(['The user went to a support group on 30 April 2024.']);
+    expect(contents(talk(['Caroline', 'I went to a LGBTQ support group yesterday and it was so powerful.']))).toEqual([
+      'Caroline went to a LGBTQ support group on 7 May 2023 and it was so powerful.',
+    ]);
+    expect(contents(talk(['Caroline', 'Last weekend I joined a mentorship program for LGBTQ youth.']))).toEqual([
+      'The weekend before 8 May 2023, Caroline joined a mentorship program for LGBTQ youth.',
+    ]);
+  });
+
+  it('attributes statements to a named speaker and "you" to the other speaker', () => {
+    const r = talk(['Melanie', 'How was the race?'], ['Caroline', 'I ran a charity race for mental health. Your painting inspired me!']);
+    expect(contents(r)).toEqual(['Caroline ran a charity race for mental health.', "Caroline said that Melanie's painting inspired Caroline."]);
+    expect(r.memories.every((m) => m.messageIndices[0] === 1)).toBe(true);
+  });
+
+  it("keeps facts a named speaker states about others and events, and skips chatter", () => {
+    const r = talk(['Gina', 'Thanks! We just did a contemporary piece called "Finding Freedom." Wow!']);
+    expect(contents(r)).toEqual(['Gina said that we just did a contemporary piece called "Finding Freedom."']);
+    expect(r.metadata.skipped.small_talk).toBe(2);
+  });
+
+  it('keeps facts the user states about named people', () => {
+    expect(contents(run('Tom got promoted last week.', 'The weather is lovely.'))).toEqual([
+      'The user said that Tom got promoted the week before 1 May 2024.',
+    ]);
+  });
+
+  it('turns a shared photo caption into a memory of that message', () => {
+    const r = talk(['Melanie', 'Take a look at this. [shares a photo: a photo of a painting of a sunset over a lake]']);
+    expect(contents(r)).toContain('Melanie shared a photo of a painting of a sunset over a lake.');
+    expect(r.memories.find((m) => m.content.includes('photo'))?.messageIndices).toEqual([0]);
+  });
+
+  it('adds what a reply refers back to', () => {
+    const r = talk(['Melanie', "That's a great painting for the art show! What inspired it?"], ['Caroline', 'I painted this after I visited a LGBTQ center.']);
+    expect(contents(r)).toContain(
+      'Caroline painted this after Caroline visited a LGBTQ center (in reply to Melanie about a great painting, the art show).',
+    );
+    // a statement that stands on its own gets no context
+    expect(contents(talk(['Melanie', 'How was the race?'], ['Caroline', 'I ran a charity race for mental health.']))).toEqual([
+      'Caroline ran a charity race for mental health.',
+    ]);
+  });
+
+  it('splits compound statements of a named speaker', () => {
+    expect(contents(talk(['Jon', "I'm a vegetarian and I live in Lisbon."]))).toEqual(['Jon is a vegetarian.', 'Jon lives in Lisbon.']);
   });
 });

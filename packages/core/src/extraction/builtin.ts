@@ -68,7 +68,9 @@ import {
   TRANSIENT_TIME,
   ABBREVIATION_END,
 } from './lexicon';
-import { AMBIGUOUS_PAST, PRE_VERB_ADVERBS, isPastForm, toThirdPerson } from './third-person';
+import { resolveRelativeDates } from './dates';
+import { nounPhrases } from './entities';
+import { AMBIGUOUS_PAST, PRE_VERB_ADVERBS, isPastForm, renameUser, rewriteLater, toThirdPerson } from './third-person';
 import type { ExtractedMemory, ExtractionInput, ExtractionProvider, ExtractionResult } from './types';
 
 export type SkipReason =
@@ -87,7 +89,7 @@ export type SkipReason =
 // ---------------------------------------------------------------------------------------------
 
 const LINE_SPLIT = /\r?\n+/;
-const SENTENCE_SPLIT = /(?<=[.!?…])\s+/;
+const SENTENCE_SPLIT = /(?<=[.!?…]["”’')\]]?)\s+/;
 const BULLET = /^(?:[-*•>]+|\d+[.)])\s+/;
 const ENDS_WITH_QUESTION = /\?[\s"'”’)\]]*$/;
 
@@ -321,32 +323,180 @@ function isTransient(norm: string): boolean {
 
 type ClauseOutcome =
   | { kind: 'skip'; reason: SkipReason }
-  | { kind: 'memory'; content: string; category: MemoryCategory; importance: number; confidence: number };
+  | { kind: 'memory'; content: string; category: MemoryCategory; importance: number; confidence: number; refersBack: boolean };
 
-export function analyseClause(clause: Clause): ClauseOutcome {
+/**
+ * Who is speaking. Without a message `name` the speaker is "The user" and only first-person statements
+ * (and statements about named people, see REPORTED) are kept. With a `name` (several people talking,
+ * docs/memory-model.md) statements are attributed to that person, "you" is the other speaker, and every
+ * informative statement of the turn is kept: what people tell each other is what later questions ask.
+ */
+export interface Voice {
+  subject: string;
+  addressee: string | null;
+  named: boolean;
+}
+
+const DEFAULT_VOICE: Voice = { subject: 'The user', addressee: null, named: false };
+
+/** A leading time phrase ("Yesterday I …", "Last weekend, I …") is moved in front of the rewritten clause. */
+const LEADING_TIME = new RegExp(
+  String.raw`^((?:yesterday|today|tonight|last night|the other day|recently|lately|earlier today|` +
+    String.raw`this (?:morning|afternoon|evening|week|weekend|month|year)|` +
+    String.raw`last (?:week|weekend|month|year|summer|winter|spring|fall|autumn|sunday|monday|tuesday|wednesday|thursday|friday|saturday|sun|mon|tue|tues|wed|thu|thurs|fri|sat)|` +
+    String.raw`(?:a few|a couple of|several|\d+|one|two|three|four|five|six|seven|eight|nine|ten) (?:days?|weeks?|months?|years?) ago|a (?:day|week|month|year) ago)),?\s+(?=(?:i|i'm|i've|i'd|i'll|my|me and)\b)`,
+  'i',
+);
+
+/** Sentences about other people or shared events that are worth keeping without a named speaker. */
+const REPORTED_START = /^(?:we|we're|we've|we'd|our)\b/i;
+/** "Tom got promoted", "Anna and Luis moved to Porto": a capitalised subject followed by a verb-like word. */
+const NAMED_SUBJECT = /^([A-Z][\p{L}'-]+)(?: (?:and|&) [A-Z][\p{L}'-]+)? (?:is|was|has|had|got|gets|will|just|also|still|loves|likes|lives|works|moved|started|said|told|went|came|took|made|bought|won|lost|passed|died|married|[a-z]+ed|[a-z]+s)\b/u;
+const NOT_A_NAME = new Set([
+  'the', 'this', 'that', 'these', 'those', 'it', 'its', 'there', 'here', 'what', 'which', 'who', 'when', 'where', 'why',
+  'how', 'he', 'she', 'they', 'you', 'your', 'his', 'her', 'their', 'everything', 'everyone', 'nothing', 'something',
+  'someone', 'anyone', 'life', 'today', 'yesterday', 'sounds', 'looks', 'seems', 'thanks', 'thank', 'so', 'and', 'but',
+  'or', 'if', 'then', 'also', 'just', 'wow', 'yeah', 'yes', 'no', 'oh', 'hey', 'hi', 'well', 'all', 'some', 'most',
+  'many', 'each', 'every', 'both', 'a', 'an', 'one', 'being', 'having', 'doing', 'going', 'getting', 'making',
+]);
+/** Words that open a reported clause in lower case ("Melanie said that the sign was …"). */
+const LOWERCASE_OPENER = new Set([...NOT_A_NAME, 'we', "we're", "we've", "we'd", 'our', 'my', 'to', 'for', 'in', 'on', 'at', 'after', 'before', 'since', 'being']);
+
+function namedSubject(text: string): boolean {
+  const m = NAMED_SUBJECT.exec(text);
+  return m !== null && !NOT_A_NAME.has(m[1].toLowerCase());
+}
+
+/** "you"/"your" addressed to the other speaker, rewritten to their name. */
+function rewriteAddressee(text: string, addressee: string | null): string {
+  if (!addressee) return text;
+  return text
+    .replace(/\byou(?:'re| are)\b/gi, `${addressee} is`)
+    .replace(/\byou(?:'ve| have)\b/gi, `${addressee} has`)
+    .replace(/\byou were\b/gi, `${addressee} was`)
+    .replace(/\byou'll\b/gi, `${addressee} will`)
+    .replace(/\byou'd\b/gi, `${addressee} would`)
+    .replace(/\byours\b/gi, `${addressee}'s`)
+    .replace(/\byour\b/gi, `${addressee}'s`)
+    .replace(/\byourself\b/gi, addressee)
+    .replace(/\byou\b/gi, addressee);
+}
+
+function reported(text: string, voice: Voice, pastMarker: boolean): string {
+  let body = renameUser(rewriteLater(text, pastMarker), voice.subject);
+  body = rewriteAddressee(body, voice.addressee).replace(/[\s.,;:!?…\-–—]+$/, '');
+  const first = body.split(/\s/, 1)[0].toLowerCase().replace(/[^a-z']/g, '');
+  if (LOWERCASE_OPENER.has(first)) body = body.charAt(0).toLowerCase() + body.slice(1);
+  return `${voice.subject} said that ${body}${/[.!?]["”’)]$/.test(body) ? '' : '.'}`;
+}
+
+export function analyseClause(clause: Clause, voice: Voice = DEFAULT_VOICE): ClauseOutcome {
   const raw = clause.text.trim();
   if (REDACTED.test(raw)) return { kind: 'skip', reason: 'redacted_secret' };
   if (isSmallTalk(raw)) return { kind: 'skip', reason: 'small_talk' };
-  const { text, hedged } = stripFillers(raw);
+  const stripped = stripFillers(raw);
+  const { hedged } = stripped;
+  let text = stripped.text;
   if (!text || (text !== raw && isSmallTalk(text))) return { kind: 'skip', reason: 'small_talk' };
+  let timePrefix = '';
+  const lead = LEADING_TIME.exec(text);
+  if (lead) {
+    timePrefix = lead[1];
+    text = text.slice(lead[0].length);
+  }
   const norm = normalise(text);
   if (clause.question || QUESTION_START.test(norm)) return { kind: 'skip', reason: 'question' };
   if (FIRST_PERSON_SMALL_TALK.test(norm)) return { kind: 'skip', reason: 'small_talk' };
   if (wordCount(norm) < 3) return { kind: 'skip', reason: 'too_short' };
-  if (!FIRST_PERSON_START.test(text)) return { kind: 'skip', reason: 'no_self_reference' };
-  if (isTransient(norm)) return { kind: 'skip', reason: 'transient' };
-  if (ADDRESSES_ASSISTANT.test(norm)) return { kind: 'skip', reason: 'addressed_to_assistant' };
-  const pastMarker = PAST_MARKER.test(norm);
-  const content = toThirdPerson(text, pastMarker);
+  const pastMarker = Boolean(timePrefix) || PAST_MARKER.test(norm);
+  const hedgedAny = hedged || HEDGE.test(norm);
+  if (!FIRST_PERSON_START.test(text)) {
+    // Statements about others and shared events: every informative one from a named speaker, and
+    // without a name those about named people or "we".
+    const keep = voice.named ? wordCount(norm) >= 4 : REPORTED_START.test(text) || namedSubject(text);
+    if (!keep) return { kind: 'skip', reason: 'no_self_reference' };
+    const category = REL_ANY.test(norm) ? 'relationship' : pastMarker ? 'event' : 'fact';
+    return {
+      kind: 'memory',
+      content: withTime(reported(text, voice, pastMarker), timePrefix),
+      category,
+      importance: Math.min(importanceOf(norm, category, text), 0.6),
+      confidence: hedgedAny ? 0.5 : 0.75,
+      refersBack: NEEDS_CONTEXT.test(text),
+    };
+  }
+  if (!voice.named && isTransient(norm)) return { kind: 'skip', reason: 'transient' };
+  if (!voice.named && ADDRESSES_ASSISTANT.test(norm)) return { kind: 'skip', reason: 'addressed_to_assistant' };
+  let content = toThirdPerson(text, pastMarker, voice.subject);
   if (!content) return { kind: 'skip', reason: 'no_self_reference' };
+  if (voice.named) content = rewriteAddressee(content, voice.addressee);
   const category = categorise(norm);
   return {
     kind: 'memory',
-    content,
+    content: withTime(content, timePrefix),
     category,
     importance: importanceOf(norm, category, text.replace(/[.!]+$/, '')),
-    confidence: hedged || HEDGE.test(norm) ? 0.5 : 0.9,
+    confidence: hedgedAny ? 0.5 : 0.9,
+    refersBack: NEEDS_CONTEXT.test(text),
   };
+}
+
+/** "Yesterday" + "Caroline went to a support group." → "Yesterday, Caroline went to a support group." */
+function withTime(content: string, timePrefix: string): string {
+  if (!timePrefix) return content;
+  const t = timePrefix.charAt(0).toUpperCase() + timePrefix.slice(1);
+  return `${t}, ${content.charAt(0).toLowerCase() === content.charAt(0) ? content : /^The user\b/.test(content) ? `t${content.slice(1)}` : content}`;
+}
+
+/** A shared photo's caption inside a message: "[shares a photo: a dog on a couch]", "[image: …]", "[photo: …]". */
+const CAPTION = /\[(?:shares? (?:a |an )?(?:photo|picture|image|pic)|photo|image|picture|pic)\s*:\s*([^\]]+)\]/gi;
+const CAPTION_LEAD = /^(?:a |an )?(?:photo|photograph|photography|picture|image|pic|snapshot|screenshot)(?: of)?\s+/i;
+
+export function splitCaptions(content: string): { text: string; captions: string[] } {
+  const captions: string[] = [];
+  const text = content.replace(CAPTION, (_m, caption: string) => {
+    const c = caption.trim();
+    if (c) captions.push(c);
+    return ' ';
+  });
+  return { text: text.replace(/\s+/g, ' ').trim(), captions };
+}
+
+function captionMemory(caption: string, voice: Voice): string {
+  const what = caption.replace(CAPTION_LEAD, '').replace(/[\s.]+$/, '');
+  return `${voice.subject} shared a photo of ${what}.`;
+}
+
+/** A reference a statement cannot be read without: "I painted this", "it was amazing", "we did it there". */
+const NEEDS_CONTEXT = /\b(?:this|that|it|these|those|they|them|there)\b/i;
+
+/**
+ * What a reply is about: the noun phrases of the message it answers (the previous message, when another
+ * speaker or the assistant wrote it). Appended to a memory that refers back ("Caroline painted this …
+ * (in reply to Melanie about a great painting, the art show)") so it can be found and read on its own.
+ */
+function replyContext(messages: ExtractionInput['messages'], index: number): { who: string; about: string } | null {
+  const prev = messages[index - 1];
+  const me = messages[index];
+  if (!prev || typeof prev.content !== 'string') return null;
+  const other = me.name ? prev.name !== undefined && prev.name !== me.name : prev.role === 'assistant';
+  if (!other) return null;
+  const phrases = nounPhrases(splitCaptions(prev.content).text, me.name ? [me.name] : []).slice(0, 5);
+  if (phrases.length === 0) return null;
+  return { who: prev.name ?? 'the assistant', about: phrases.join(', ') };
+}
+
+function withContext(content: string, ctx: { who: string; about: string } | null): string {
+  if (!ctx) return content;
+  return `${content.replace(/[.!?]+$/, '')} (in reply to ${ctx.who} about ${ctx.about}).`;
+}
+
+/** The other speaker nearest to message `index` (the previous one, else the next), for "you". */
+function addresseeOf(messages: ExtractionInput['messages'], index: number): string | null {
+  const me = messages[index].name;
+  for (let i = index - 1; i >= 0; i--) if (messages[i].name && messages[i].name !== me) return messages[i].name ?? null;
+  for (let i = index + 1; i < messages.length; i++) if (messages[i].name && messages[i].name !== me) return messages[i].name ?? null;
+  return null;
 }
 
 export function extractMemories(input: ExtractionInput): ExtractionResult {
@@ -356,6 +506,21 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
   };
   const byContent = new Map<string, ExtractedMemory>();
   let sentencesConsidered = 0;
+  const keep = (index: number, m: Omit<ExtractedMemory, 'messageIndices'>) => {
+    const content = resolveRelativeDates(m.content, input.observedAt);
+    const key = content.toLowerCase();
+    const existing = byContent.get(key);
+    if (existing) {
+      if (!existing.messageIndices.includes(index)) {
+        existing.messageIndices.push(index);
+        existing.messageIndices.sort((a, b) => a - b);
+      }
+      existing.importance = Math.max(existing.importance, m.importance);
+      existing.confidence = Math.max(existing.confidence, m.confidence);
+      return;
+    }
+    byContent.set(key, { ...m, content, messageIndices: [index] });
+  };
 
   input.messages.forEach((message, index) => {
     if (message.role !== 'user') {
@@ -363,33 +528,25 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
       return;
     }
     if (typeof message.content !== 'string' || !message.content.trim()) return;
-    for (const sentence of splitSentences(message.content)) {
+    const name = message.name?.trim();
+    const voice: Voice = name ? { subject: name, addressee: addresseeOf(input.messages, index), named: true } : DEFAULT_VOICE;
+    const { text, captions } = splitCaptions(message.content);
+    let context: { who: string; about: string } | null | undefined;
+    for (const sentence of splitSentences(text)) {
       sentencesConsidered++;
       for (const clause of splitClauses(sentence)) {
-        const outcome = analyseClause(clause);
+        const outcome = analyseClause(clause, voice);
         if (outcome.kind === 'skip') {
           bump(outcome.reason);
           continue;
         }
-        const key = outcome.content.toLowerCase();
-        const existing = byContent.get(key);
-        if (existing) {
-          if (!existing.messageIndices.includes(index)) {
-            existing.messageIndices.push(index);
-            existing.messageIndices.sort((a, b) => a - b);
-          }
-          existing.importance = Math.max(existing.importance, outcome.importance);
-          existing.confidence = Math.max(existing.confidence, outcome.confidence);
-          continue;
-        }
-        byContent.set(key, {
-          content: outcome.content,
-          category: outcome.category,
-          importance: outcome.importance,
-          confidence: outcome.confidence,
-          messageIndices: [index],
-        });
+        const { refersBack, ...memory } = outcome;
+        if (refersBack && context === undefined) context = replyContext(input.messages, index);
+        keep(index, { ...memory, content: refersBack ? withContext(memory.content, context ?? null) : memory.content });
       }
+    }
+    for (const caption of captions) {
+      keep(index, { content: captionMemory(caption, voice), category: 'event', importance: 0.4, confidence: 0.9 });
     }
   });
 

@@ -214,7 +214,8 @@ const TRAILING_PUNCT = /[\s.,;:!?…\-–—]+$/;
 
 const HAS_SELF = /\b(?:i|me|my|mine|myself)\b/i;
 
-function rewriteLater(s: string, hasPastMarker: boolean): string {
+/** First-person references anywhere in `s` rewritten to "the user" (see toThirdPerson for the subject). */
+export function rewriteLater(s: string, hasPastMarker: boolean): string {
   if (!HAS_SELF.test(s)) return s;
   let r = s;
   r = r.replace(LATER_IM, (_m, conj: string | undefined) => (conj ? `${conj}the user is` : 'the user is'));
@@ -237,7 +238,18 @@ function rewriteLater(s: string, hasPastMarker: boolean): string {
  * Rewrite a clause that starts with a first-person subject into "The user …." form.
  * Returns null if the clause does not start with a first-person subject.
  */
-export function toThirdPerson(clause: string, hasPastMarker = false): string | null {
+export function toThirdPerson(clause: string, hasPastMarker = false, subject = 'The user'): string | null {
+  const out = toUserForm(clause, hasPastMarker);
+  return out === null ? null : renameUser(out, subject);
+}
+
+/** "The user" → the speaker's name ("The user's sister" → "Caroline's sister"). */
+export function renameUser(text: string, subject: string): string {
+  if (subject === 'The user') return text;
+  return text.replace(/\b[Tt]he user\b/g, subject);
+}
+
+function toUserForm(clause: string, hasPastMarker: boolean): string | null {
   let s = clause.trim().replace(TRAILING_PUNCT, '');
   let head: string;
   let rest: string;

@@ -1,14 +1,26 @@
 /**
- * Exact ranking over one user's candidate set (no approximate index: every memory is scored).
- * relevance = 0.7 × lexical + 0.2 × importance + 0.1 × recency, where lexical is BM25 over the user's
- * memories mapped into [0, 1) by s / (s + k), and recency halves every 90 days.
+ * Exact hybrid ranking over one user's candidate set (no approximate index: every memory is scored).
+ *
+ *   relevance = 0.5 × lexical + 0.25 × semantic + 0.1 × importance + 0.05 × recency + 0.1 × entity
+ *               + feedback
+ *
+ * lexical: BM25 over the user's memories (Snowball stems), mapped into [0, 1) by s / (s + 2);
+ * semantic: cosine (clamped at 0) between sentence vectors: the configured embeddings model's when the
+ *   memory and the query both have one, else the offline word vectors (word-vectors.ts);
+ * importance: the memory's current importance (lifecycle-adjusted, docs/lifecycle.md);
+ * recency: halves every 90 days; entity: the share of the entities named in the query that the memory is
+ *   linked to (compositional pass); feedback: 0.05 × tanh(feedback_score), from retrieval feedback.
  */
 import { termFrequencies } from './text';
+import { type WordVectors, cosine, wordVectors } from './word-vectors';
 
 export const RANKING = {
-  lexicalWeight: 0.7,
-  importanceWeight: 0.2,
-  recencyWeight: 0.1,
+  lexicalWeight: 0.5,
+  semanticWeight: 0.25,
+  importanceWeight: 0.1,
+  recencyWeight: 0.05,
+  entityWeight: 0.1,
+  feedbackWeight: 0.05,
   /** BM25 parameters. */
   k1: 1.2,
   b: 0.75,
@@ -23,6 +35,14 @@ export interface IndexedMemory {
   importance: number;
   agentId: string | null;
   createdAt: number;
+  /** Net retrieval feedback (memories.feedback_score). */
+  feedbackScore?: number;
+  /** Lower-cased names of the entities the memory is linked to. */
+  entities?: string[];
+  /** The configured embeddings model's vector, when there is one. */
+  embedding?: Float32Array | null;
+  /** Offline sentence vector (word vectors), computed when the index is built. */
+  vector: Float32Array | null;
   /** term -> frequency */
   terms: Map<string, number>;
   length: number;
@@ -33,9 +53,14 @@ export interface CandidateIndex {
   /** term -> indices of memories containing it */
   postings: Map<string, number[]>;
   avgLength: number;
+  vectors: WordVectors | null;
 }
 
-export function buildIndex(memories: Omit<IndexedMemory, 'terms' | 'length'>[], contents: string[]): CandidateIndex {
+export function buildIndex(
+  memories: Omit<IndexedMemory, 'terms' | 'length' | 'vector'>[],
+  contents: string[],
+  vectors: WordVectors | null = wordVectors(),
+): CandidateIndex {
   const indexed: IndexedMemory[] = [];
   const postings = new Map<string, number[]>();
   let total = 0;
@@ -49,9 +74,16 @@ export function buildIndex(memories: Omit<IndexedMemory, 'terms' | 'length'>[], 
       else postings.set(t, [i]);
     }
     total += length;
-    indexed.push({ ...m, terms, length });
+    indexed.push({ ...m, vector: vectors?.embed(contents[i]) ?? null, terms, length });
   });
-  return { memories: indexed, postings, avgLength: indexed.length ? total / indexed.length : 0 };
+  return { memories: indexed, postings, avgLength: indexed.length ? total / indexed.length : 0, vectors };
+}
+
+export interface QuerySignals {
+  /** The query's vector from the configured embeddings model (compared with memories' `embedding`). */
+  embedding?: Float32Array | null;
+  /** Lower-cased entity names found in the query. */
+  entities?: string[];
 }
 
 export interface RankFilters {
@@ -95,9 +127,18 @@ export function bm25Top(idx: CandidateIndex, query: string, k: number): Ranked[]
     .map((i) => ({ index: i, relevance: scores[i] }));
 }
 
-export function rankCandidates(idx: CandidateIndex, query: string, filters: RankFilters, limit: number, now: number): Ranked[] {
+export function rankCandidates(
+  idx: CandidateIndex,
+  query: string,
+  filters: RankFilters,
+  limit: number,
+  now: number,
+  signals: QuerySignals = {},
+): Ranked[] {
   const n = idx.memories.length;
   const lexical = bm25Scores(idx, query);
+  const queryVector = idx.vectors?.embed(query) ?? null;
+  const queryEntities = signals.entities?.length ? signals.entities : null;
   const categories = filters.categories?.length ? new Set(filters.categories) : null;
   const decay = Math.LN2 / (RANKING.recencyHalfLifeDays * 86_400_000);
   const top: Ranked[] = [];
@@ -107,10 +148,21 @@ export function rankCandidates(idx: CandidateIndex, query: string, filters: Rank
     if (filters.agentId && m.agentId !== filters.agentId) continue;
     if (filters.createdAfter !== undefined && m.createdAt < filters.createdAfter) continue;
     const s = lexical[i];
+    let semantic = 0;
+    if (signals.embedding && m.embedding && m.embedding.length === signals.embedding.length) semantic = cosine(signals.embedding, m.embedding);
+    else if (queryVector && m.vector) semantic = cosine(queryVector, m.vector);
+    let entity = 0;
+    if (queryEntities && m.entities?.length) {
+      for (const e of queryEntities) if (m.entities.includes(e)) entity++;
+      entity /= queryEntities.length;
+    }
     const relevance =
       RANKING.lexicalWeight * (s / (s + RANKING.lexicalSaturation)) +
+      RANKING.semanticWeight * Math.max(0, semantic) +
       RANKING.importanceWeight * m.importance +
-      RANKING.recencyWeight * Math.exp(-Math.max(0, now - m.createdAt) * decay);
+      RANKING.recencyWeight * Math.exp(-Math.max(0, now - m.createdAt) * decay) +
+      RANKING.entityWeight * entity +
+      RANKING.feedbackWeight * Math.tanh(m.feedbackScore ?? 0);
     if (top.length === limit && !better(idx, relevance, i, top[limit - 1])) continue;
     let pos = top.length;
     while (pos > 0 && better(idx, relevance, i, top[pos - 1])) pos--;

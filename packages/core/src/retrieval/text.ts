@@ -28,16 +28,21 @@ function stemWord(word: string): string {
   return s;
 }
 
-/** The stems of a text, in order, stop words removed. */
-export function analyze(text: string): string[] {
+/** The lower-case words of a text, in order, stop words removed (not stemmed: word vectors use these). */
+export function contentWords(text: string): string[] {
   const out: string[] = [];
   for (const match of text.toLowerCase().matchAll(WORD)) {
     const word = match[0].replace(/['’](s|re|ve|ll|d|m|t)$/u, '');
     if (word.length < 2 && !/^\p{N}$/u.test(word)) continue;
     if (STOP.has(word)) continue;
-    out.push(stemWord(word));
+    out.push(word);
   }
   return out;
+}
+
+/** The stems of a text, in order, stop words removed. */
+export function analyze(text: string): string[] {
+  return contentWords(text).map(stemWord);
 }
 
 /** Term frequencies of a text. */
