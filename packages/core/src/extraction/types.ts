@@ -1,4 +1,5 @@
 import type { MemoryCategory } from '../categories';
+import type { Composition } from './compose';
 import type { ConversationMessage } from '../messages';
 
 /** One durable fact found in a conversation, before it is stored. */
@@ -27,6 +28,8 @@ export interface ExtractionInput {
 
 export interface ExtractionResult {
   memories: ExtractedMemory[];
+  /** Entities and relationships, when the provider found them itself; else the compositional pass reads the memories. */
+  composition?: Composition;
   /** What really happened, reported in the job's `extraction_metadata`. */
   metadata: {
     provider: string;

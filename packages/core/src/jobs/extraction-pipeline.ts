@@ -3,9 +3,26 @@
  * them as steps, so the same code runs under Inngest and in the embedded runner.
  */
 import { randomUUID } from 'node:crypto';
-import { type Db, and, claimRevisions, endUsers, eq, extractionJobs, memories, reviews, serviceWriters, sourceEvents, sql } from '@memory/db';
+import {
+  type Db,
+  and,
+  claimRevisions,
+  endUsers,
+  entities,
+  entityRelationships,
+  eq,
+  extractionJobs,
+  memories,
+  memoryEntities,
+  pendingCandidates,
+  reviews,
+  serviceWriters,
+  sourceEvents,
+  sql,
+} from '@memory/db';
 import { clarificationQuestion, detectClaim } from '../conflicts/claims';
 import { authorityFor, decideConflict } from '../conflicts/decide';
+import { type Composition, composeMemories } from '../extraction/compose';
 import type { ExtractedMemory, ExtractionResult } from '../extraction/types';
 import type { ConversationMessage } from '../messages';
 import { memoryFingerprint } from '../memories/fingerprint';
@@ -88,11 +105,19 @@ export async function storeExtractionResult(
     };
     let created = 0;
     let reinforced = 0;
+    let buffered = 0;
+    let promoted = 0;
+    const stored: (string | null)[] = [];
     for (const m of result.memories) {
-      const outcome = await storeOne(tx as unknown as Db, ctx, m);
-      if (outcome === 'created') created++;
+      const { outcome, id, confirmed } = await storeOne(tx as unknown as Db, ctx, m);
+      if (outcome === 'created' || outcome === 'promoted') created++;
       if (outcome === 'reinforced') reinforced++;
+      if (outcome === 'buffered') buffered++;
+      if (outcome === 'promoted') promoted++;
+      promoted += confirmed;
+      stored.push(id);
     }
+    const compositional = await storeComposition(tx as unknown as Db, ctx, result, stored);
     if (created + reinforced > 0) {
       await tx
         .update(endUsers)
@@ -105,9 +130,12 @@ export async function storeExtractionResult(
       .set({
         status,
         memoriesCreated: created,
+        pendingCandidatesBuffered: buffered,
+        pendingCandidatesPromoted: promoted,
         extractionMetadata: {
           ...(job.extractionMetadata as Record<string, unknown>),
           ...result.metadata,
+          ...compositional,
           ...extraMetadata,
           memories_extracted: result.memories.length,
           memories_reinforced: reinforced,
@@ -186,9 +214,110 @@ async function reinforce(tx: Db, ctx: StoreContext, existing: MemoryRow, m: Extr
 
 const BY_REASON = { authority: 'higher writer authority', recency: 'a more recent observation', confidence: 'higher extraction confidence' };
 
-async function storeOne(tx: Db, ctx: StoreContext, m: ExtractedMemory): Promise<'created' | 'reinforced'> {
-  const { job } = ctx;
+type StoreOutcome = { outcome: 'created' | 'reinforced' | 'buffered' | 'promoted'; id: string | null; confirmed: number };
+
+/**
+ * Pending candidates (docs/memory-model.md): a weak signal (confidence below PENDING.maxConfidence: hedged,
+ * or a low-confidence provider result) is buffered in `pending_candidates` instead of becoming a memory.
+ * It is promoted to a memory when it is said again in another conversation (PENDING.promoteAfter
+ * occurrences), or confirmed when a confident memory states the same fact (same fingerprint) or the same
+ * claim (subject and value).
+ */
+export const PENDING = { maxConfidence: 0.6, promoteAfter: 2, promotedConfidence: 0.7 } as const;
+
+async function storeOne(tx: Db, ctx: StoreContext, m: ExtractedMemory): Promise<StoreOutcome> {
   const fingerprint = memoryFingerprint(m.content);
+  if (m.confidence < PENDING.maxConfidence) {
+    const weak = await bufferWeakSignal(tx, ctx, m, fingerprint);
+    if (weak) return weak;
+    const r = await storeMemory(tx, ctx, { ...m, confidence: Math.max(m.confidence, PENDING.promotedConfidence) }, fingerprint);
+    return { ...r, outcome: 'promoted' };
+  }
+  const r = await storeMemory(tx, ctx, m, fingerprint);
+  const confirmed = r.outcome === 'created' && r.id ? await confirmPending(tx, ctx, m, fingerprint, r.id) : 0;
+  return { ...r, confirmed };
+}
+
+/** Buffers a weak signal; null means "promote it now" (it has been said often enough). */
+async function bufferWeakSignal(tx: Db, ctx: StoreContext, m: ExtractedMemory, fingerprint: string): Promise<StoreOutcome | null> {
+  const { job } = ctx;
+  const [active] = await tx
+    .select({ id: memories.id, jobId: memories.jobId })
+    .from(memories)
+    .where(and(eq(memories.tenantId, job.tenantId), eq(memories.userId, job.userId), eq(memories.fingerprint, fingerprint), eq(memories.status, 'active')))
+    .limit(1);
+  // Already a memory: storeMemory reinforces it.
+  if (active) return null;
+  const [candidate] = await tx
+    .select()
+    .from(pendingCandidates)
+    .where(and(eq(pendingCandidates.tenantId, job.tenantId), eq(pendingCandidates.userId, job.userId), eq(pendingCandidates.fingerprint, fingerprint)))
+    .for('update');
+  if (!candidate) {
+    await tx.insert(pendingCandidates).values({
+      id: randomUUID(),
+      tenantId: job.tenantId,
+      userId: job.userId,
+      fingerprint,
+      content: m.content,
+      category: m.category,
+      importance: m.importance,
+      confidence: m.confidence,
+      reason: m.confidence <= 0.5 ? 'hedged' : 'low_confidence',
+      sourceEventId: job.sourceEventId,
+      jobId: job.id,
+      messageIndices: m.messageIndices,
+      observedAt: ctx.observedAt,
+    });
+    return { outcome: 'buffered', id: null, confirmed: 0 };
+  }
+  // The same job seen again (a retried run): it was counted then.
+  if (candidate.jobId === job.id || candidate.status !== 'pending') {
+    return candidate.status === 'pending' ? { outcome: 'buffered', id: null, confirmed: 0 } : null;
+  }
+  const occurrences = candidate.occurrences + 1;
+  if (occurrences < PENDING.promoteAfter) {
+    await tx
+      .update(pendingCandidates)
+      .set({ occurrences, jobId: job.id, updatedAt: sql`now()` })
+      .where(eq(pendingCandidates.id, candidate.id));
+    return { outcome: 'buffered', id: null, confirmed: 0 };
+  }
+  await tx
+    .update(pendingCandidates)
+    .set({ occurrences, status: 'promoted', jobId: job.id, updatedAt: sql`now()` })
+    .where(eq(pendingCandidates.id, candidate.id));
+  return null;
+}
+
+/** A confident memory confirms the user's pending candidates that state the same fact or claim. */
+async function confirmPending(tx: Db, ctx: StoreContext, m: ExtractedMemory, fingerprint: string, memoryId: string): Promise<number> {
+  const { job } = ctx;
+  const pending = await tx
+    .select({ id: pendingCandidates.id, fingerprint: pendingCandidates.fingerprint, content: pendingCandidates.content })
+    .from(pendingCandidates)
+    .where(and(eq(pendingCandidates.tenantId, job.tenantId), eq(pendingCandidates.userId, job.userId), eq(pendingCandidates.status, 'pending')));
+  if (pending.length === 0) return 0;
+  const claim = m.claim ? { subject: m.claim.subject, value: m.claim.value.trim().toLowerCase() } : detectClaim(m.content);
+  const confirmed = pending.filter((p) => {
+    if (p.fingerprint === fingerprint) return true;
+    if (!claim) return false;
+    const c = detectClaim(p.content);
+    return c !== null && c.subject === claim.subject && c.value === claim.value;
+  });
+  for (const p of confirmed) {
+    await tx
+      .update(pendingCandidates)
+      .set({ status: 'promoted', promotedMemoryId: memoryId, updatedAt: sql`now()` })
+      .where(eq(pendingCandidates.id, p.id));
+  }
+  return confirmed.length;
+}
+
+async function storeMemory(tx: Db, ctx: StoreContext, m: ExtractedMemory, fingerprint: string): Promise<StoreOutcome> {
+  const { job } = ctx;
+  const created = (id: string | null): StoreOutcome => ({ outcome: 'created', id, confirmed: 0 });
+  const reinforced = (id: string): StoreOutcome => ({ outcome: 'reinforced', id, confirmed: 0 });
   const [same] = await tx
     .select()
     .from(memories)
@@ -198,9 +327,9 @@ async function storeOne(tx: Db, ctx: StoreContext, m: ExtractedMemory): Promise<
     .limit(1);
   if (same) {
     // Written by an earlier run of this same job: it counts as created, once.
-    if (same.jobId === job.id) return 'created';
+    if (same.jobId === job.id) return created(same.id);
     await reinforce(tx, ctx, same, m, 'the same fact was stated again');
-    return 'reinforced';
+    return reinforced(same.id);
   }
 
   // The provider's own claim when it gave one (the pluggable step), else the built-in rules.
@@ -219,7 +348,7 @@ async function storeOne(tx: Db, ctx: StoreContext, m: ExtractedMemory): Promise<
     const agreeing = rivals.find((r) => r.claimValue === claim.value);
     if (agreeing && agreeing.jobId !== job.id) {
       await reinforce(tx, ctx, agreeing, m, 'the same claim was stated again in other words');
-      return 'reinforced';
+      return reinforced(agreeing.id);
     }
   }
 
@@ -256,7 +385,7 @@ async function storeOne(tx: Db, ctx: StoreContext, m: ExtractedMemory): Promise<
         reason: `lost a conflict about ${claim?.subject} to memory ${rival.id}: it has ${BY_REASON[decision.by]}`,
         details: { conflict_with: rival.id, decided_by: decision.by, message_indices: m.messageIndices },
       });
-      return 'created';
+      return created(id);
     }
     if (decision.outcome === 'incoming_wins') losers.push({ rival, by: decision.by });
     else ties.push(rival);
@@ -265,7 +394,7 @@ async function storeOne(tx: Db, ctx: StoreContext, m: ExtractedMemory): Promise<
   if (ties.length > 0) status = 'inactive';
   const inserted = await insertMemory(tx, ctx, m, { id, fingerprint, claim, status, supersededBy });
   // The (job_id, fingerprint) row exists from an earlier run of this job.
-  if (!inserted) return 'created';
+  if (!inserted) return created(null);
   await ledger(tx, ctx, { id, content: m.content }, {
     action: 'created',
     from: null,
@@ -306,7 +435,74 @@ async function storeOne(tx: Db, ctx: StoreContext, m: ExtractedMemory): Promise<
       });
     }
   }
-  return 'created';
+  return created(id);
+}
+
+/**
+ * The compositional pass's results: the entities the stored memories mention (one row per user and
+ * name, mention counts), links from each memory to them, and the relationships read from them.
+ * An error here never fails the job: it is reported in `compositional_error`.
+ */
+async function storeComposition(tx: Db, ctx: StoreContext, result: ExtractionResult, stored: (string | null)[]) {
+  const report = {
+    compositional_pass_attempted: true,
+    compositional_pass_used: false,
+    compositional_entities: 0,
+    compositional_relationships: 0,
+    compositional_error: null as string | null,
+  };
+  if (result.memories.length === 0) return { ...report, compositional_pass_attempted: false };
+  let composition: Composition;
+  try {
+    composition = result.composition ?? composeMemories(result.memories);
+  } catch (err) {
+    return { ...report, compositional_error: `the compositional pass failed: ${(err as Error).name}` };
+  }
+  const { job } = ctx;
+  const ids = new Map<string, string>();
+  for (const e of composition.entities) {
+    const memoryIds = [...new Set(e.memoryIndices.map((i) => stored[i]).filter((id): id is string => Boolean(id)))];
+    if (memoryIds.length === 0) continue;
+    const [row] = await tx
+      .insert(entities)
+      .values({ id: randomUUID(), tenantId: job.tenantId, userId: job.userId, name: e.name, normalized: e.normalized, kind: e.kind })
+      .onConflictDoUpdate({
+        target: [entities.tenantId, entities.userId, entities.normalized],
+        set: { mentionCount: sql`${entities.mentionCount} + 1`, updatedAt: sql`now()` },
+      })
+      .returning({ id: entities.id });
+    ids.set(e.normalized, row.id);
+    await tx
+      .insert(memoryEntities)
+      .values(memoryIds.map((memoryId) => ({ tenantId: job.tenantId, memoryId, entityId: row.id })))
+      .onConflictDoNothing();
+  }
+  let relationships = 0;
+  for (const r of composition.relationships) {
+    const subject = ids.get(r.subject);
+    const object = ids.get(r.object);
+    if (!subject || !object) continue;
+    const inserted = await tx
+      .insert(entityRelationships)
+      .values({
+        id: randomUUID(),
+        tenantId: job.tenantId,
+        userId: job.userId,
+        subjectEntityId: subject,
+        predicate: r.predicate,
+        objectEntityId: object,
+        memoryId: stored[r.memoryIndex] ?? null,
+      })
+      .onConflictDoNothing()
+      .returning({ id: entityRelationships.id });
+    relationships += inserted.length;
+  }
+  return {
+    ...report,
+    compositional_pass_used: ids.size > 0,
+    compositional_entities: ids.size,
+    compositional_relationships: relationships,
+  };
 }
 
 async function insertMemory(

@@ -17,7 +17,22 @@ export interface WordVectors {
   embed(text: string): Float32Array | null;
 }
 
-export const WORD_VECTORS_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../generated/word-vectors.bin');
+const RELATIVE = 'packages/core/generated/word-vectors.bin';
+
+/**
+ * Where the build step put the file: beside this package's sources when run from them (tests, CLI, tsx),
+ * else found from the working directory upwards (the Next.js server runs from apps/web in a bundle).
+ */
+export function findWordVectorsFile(cwd = process.cwd()): string | null {
+  const candidates: string[] = [];
+  try {
+    candidates.push(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../generated/word-vectors.bin'));
+  } catch {
+    // bundled: import.meta.url is not a file URL
+  }
+  for (let dir = path.resolve(cwd), i = 0; i < 6; i++, dir = path.dirname(dir)) candidates.push(path.join(dir, RELATIVE));
+  return candidates.find((c) => existsSync(c)) ?? null;
+}
 
 export function parseWordVectors(buf: Buffer): WordVectors {
   if (buf.toString('ascii', 0, 6) !== 'WVEC1\n') throw new Error('not a word-vectors file (bad magic)');
@@ -65,9 +80,10 @@ let loaded: WordVectors | null | undefined;
  * The process-wide word vectors, loaded on first use; null (and lexical-only ranking) when the build step
  * has not produced the file — the caller logs that once.
  */
-export function wordVectors(file = WORD_VECTORS_FILE): WordVectors | null {
+export function wordVectors(): WordVectors | null {
   if (loaded !== undefined) return loaded;
-  loaded = existsSync(file) ? parseWordVectors(readFileSync(file)) : null;
+  const file = findWordVectorsFile();
+  loaded = file ? parseWordVectors(readFileSync(file)) : null;
   return loaded;
 }
 
