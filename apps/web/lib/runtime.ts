@@ -4,10 +4,10 @@
  */
 import {
   type AppConfig,
-  BuiltinExtractor,
   type JobQueue,
   type Logger,
   type RetrievalDeps,
+  createExtractionProviders,
   createLogger,
   createRetrievalDeps,
   loadConfig,
@@ -65,7 +65,8 @@ async function boot(): Promise<Runtime> {
   if (config.database.kind === 'pglite') acquireDataDirLock(config.database.dataDir);
   const database = createDatabase(config.database);
   await runMigrations(config.database, database);
-  const jobDeps: JobDeps = { db: database.db, extractor: new BuiltinExtractor() };
+  // MEMORY_EXTRACTOR picks the provider; an LLM provider falls back to the built-in one (docs/llm-providers.md).
+  const jobDeps: JobDeps = { db: database.db, ...createExtractionProviders(config, log), log };
   const inngest = createInngestClient(config.inngest);
   let runner: EmbeddedRunner | null = null;
   let scheduler: EmbeddedScheduler | null = null;
@@ -100,7 +101,12 @@ async function boot(): Promise<Runtime> {
     });
   }
   log.info(
-    { database: database.describe, job_mode: config.jobs.mode, embedded_worker: Boolean(runner && config.jobs.embeddedWorker) },
+    {
+      database: database.describe,
+      job_mode: config.jobs.mode,
+      embedded_worker: Boolean(runner && config.jobs.embeddedWorker),
+      extractor: jobDeps.extractor.name,
+    },
     'memory service ready',
   );
   return { config, database, db: database.db, log, queue, runner, inngest, jobDeps, retrieval };

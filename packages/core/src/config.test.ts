@@ -22,4 +22,71 @@ describe('loadConfig', () => {
     expect(loadConfig({ MEMORY_DEV_MAILBOX: 'off' }).mail.devMailbox).toBe(false);
     expect(loadConfig({ SMTP_URL: 'smtp://mail:25', MEMORY_DEV_MAILBOX: 'on' }).mail.devMailbox).toBe(false);
   });
+
+  it('uses the built-in extractor and no embeddings endpoint by default', () => {
+    const c = loadConfig({});
+    expect(c.extraction).toEqual({ provider: 'builtin', llm: null });
+    expect(c.embeddings).toBeNull();
+  });
+
+  it('configures an OpenAI-compatible extractor, and refuses one without base URL or model', () => {
+    const c = loadConfig({
+      MEMORY_EXTRACTOR: 'openai-chat',
+      MEMORY_LLM_BASE_URL: 'http://127.0.0.1:11434/v1',
+      MEMORY_LLM_MODEL: 'llama3.1:8b',
+      MEMORY_LLM_TEMPERATURE: 'none',
+    });
+    expect(c.extraction).toEqual({
+      provider: 'openai-chat',
+      llm: {
+        baseUrl: 'http://127.0.0.1:11434/v1',
+        model: 'llama3.1:8b',
+        apiKey: null,
+        apiStyle: 'openai',
+        azureApiVersion: '2024-10-21',
+        timeoutMs: 30_000,
+        maxRetries: 2,
+        temperature: null,
+      },
+    });
+    expect(() => loadConfig({ MEMORY_EXTRACTOR: 'openai-chat' })).toThrow(
+      /MEMORY_LLM_BASE_URL, MEMORY_LLM_MODEL: required for MEMORY_EXTRACTOR=openai-chat/,
+    );
+    expect(() => loadConfig({ MEMORY_EXTRACTOR: 'openai-chat', MEMORY_LLM_BASE_URL: 'https://api.openai.com/v1' })).toThrow(
+      /MEMORY_LLM_MODEL: required/,
+    );
+    expect(() => loadConfig({ MEMORY_EXTRACTOR: 'gpt' })).toThrow(/MEMORY_EXTRACTOR/);
+    expect(() => loadConfig({ MEMORY_LLM_BASE_URL: 'api.openai.com' })).toThrow(/MEMORY_LLM_BASE_URL/);
+    expect(() => loadConfig({ MEMORY_LLM_API_STYLE: 'bedrock' })).toThrow(/MEMORY_LLM_API_STYLE/);
+  });
+
+  it('configures Azure and the embeddings endpoint, which needs both base URL and model', () => {
+    const c = loadConfig({
+      MEMORY_EXTRACTOR: 'openai-chat',
+      MEMORY_LLM_BASE_URL: 'https://acme.openai.azure.com',
+      MEMORY_LLM_MODEL: 'gpt-4o-mini',
+      MEMORY_LLM_API_KEY: 'az-key',
+      MEMORY_LLM_API_STYLE: 'azure',
+      MEMORY_LLM_AZURE_API_VERSION: '2024-06-01',
+      MEMORY_LLM_TIMEOUT_MS: '5000',
+      MEMORY_LLM_MAX_RETRIES: '0',
+      MEMORY_EMBEDDINGS_BASE_URL: 'https://api.openai.com/v1',
+      MEMORY_EMBEDDINGS_MODEL: 'text-embedding-3-small',
+      MEMORY_EMBEDDINGS_API_KEY: 'sk-emb',
+      MEMORY_EMBEDDINGS_DIMENSIONS: '1536',
+    });
+    expect(c.extraction.llm).toMatchObject({ apiStyle: 'azure', azureApiVersion: '2024-06-01', apiKey: 'az-key', timeoutMs: 5000, maxRetries: 0, temperature: 0 });
+    expect(c.embeddings).toEqual({
+      baseUrl: 'https://api.openai.com/v1',
+      model: 'text-embedding-3-small',
+      apiKey: 'sk-emb',
+      apiStyle: 'openai',
+      azureApiVersion: '2024-10-21',
+      timeoutMs: 30_000,
+      maxRetries: 2,
+      dimensions: 1536,
+      batchSize: 64,
+    });
+    expect(() => loadConfig({ MEMORY_EMBEDDINGS_MODEL: 'text-embedding-3-small' })).toThrow(/MEMORY_EMBEDDINGS_BASE_URL: required for embeddings/);
+  });
 });

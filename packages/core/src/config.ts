@@ -4,10 +4,15 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import type { OpenAICompatibleEndpoint } from './llm/openai-compatible';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'])
   .transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
+
+const httpUrl = z.string().regex(/^https?:\/\/[^\s]+$/, 'must be an http:// or https:// URL');
+/** Azure OpenAI's GA data-plane API version when none is configured. */
+const AZURE_API_VERSION = '2024-10-21';
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -40,6 +45,26 @@ const envSchema = z.object({
    * `auto`: on only with the embedded database and no SMTP (a local install); `on`/`off` force it.
    */
   MEMORY_DEV_MAILBOX: z.enum(['auto', 'on', 'off']).default('auto'),
+  /** Which extraction provider jobs use (docs/llm-providers.md). `openai-chat` needs MEMORY_LLM_BASE_URL and MEMORY_LLM_MODEL. */
+  MEMORY_EXTRACTOR: z.enum(['builtin', 'openai-chat']).default('builtin'),
+  MEMORY_LLM_BASE_URL: httpUrl.optional(),
+  MEMORY_LLM_MODEL: z.string().trim().min(1).max(200).optional(),
+  MEMORY_LLM_API_KEY: z.string().optional(),
+  MEMORY_LLM_API_STYLE: z.enum(['openai', 'azure']).default('openai'),
+  MEMORY_LLM_AZURE_API_VERSION: z.string().min(1).default(AZURE_API_VERSION),
+  MEMORY_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  MEMORY_LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  /** A number, or `none` to send no temperature (reasoning models accept only their default). */
+  MEMORY_LLM_TEMPERATURE: z.union([z.literal('none'), z.coerce.number().min(0).max(2)]).default(0),
+  MEMORY_EMBEDDINGS_BASE_URL: httpUrl.optional(),
+  MEMORY_EMBEDDINGS_MODEL: z.string().trim().min(1).max(200).optional(),
+  MEMORY_EMBEDDINGS_API_KEY: z.string().optional(),
+  MEMORY_EMBEDDINGS_API_STYLE: z.enum(['openai', 'azure']).default('openai'),
+  MEMORY_EMBEDDINGS_AZURE_API_VERSION: z.string().min(1).default(AZURE_API_VERSION),
+  MEMORY_EMBEDDINGS_DIMENSIONS: z.coerce.number().int().min(1).max(65_536).optional(),
+  MEMORY_EMBEDDINGS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  MEMORY_EMBEDDINGS_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  MEMORY_EMBEDDINGS_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
 });
 
 export interface AppConfig {
@@ -61,6 +86,10 @@ export interface AppConfig {
   inngest: { eventKey?: string; signingKey?: string; baseUrl?: string };
   /** Outgoing mail (console sign-in codes): SMTP when configured, else the development mailbox. */
   mail: { smtpUrl: string | null; from: string; devMailbox: boolean };
+  /** The extraction provider jobs use; `llm` is set when it is `openai-chat`. */
+  extraction: { provider: 'builtin' | 'openai-chat'; llm: (OpenAICompatibleEndpoint & { temperature: number | null }) | null };
+  /** The embeddings endpoint, when MEMORY_EMBEDDINGS_BASE_URL and MEMORY_EMBEDDINGS_MODEL are set. */
+  embeddings: (OpenAICompatibleEndpoint & { dimensions: number | null; batchSize: number }) | null;
 }
 
 export class ConfigError extends Error {}
@@ -77,6 +106,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const problems = [
+    ...(e.MEMORY_EXTRACTOR === 'openai-chat'
+      ? requireBoth('MEMORY_EXTRACTOR=openai-chat', e, 'MEMORY_LLM_BASE_URL', 'MEMORY_LLM_MODEL')
+      : []),
+    ...(e.MEMORY_EMBEDDINGS_BASE_URL || e.MEMORY_EMBEDDINGS_MODEL
+      ? requireBoth('embeddings', e, 'MEMORY_EMBEDDINGS_BASE_URL', 'MEMORY_EMBEDDINGS_MODEL')
+      : []),
+  ];
+  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n${problems.join('\n')}`);
   const baseDir = env.INIT_CWD || process.cwd();
   const mode = e.MEMORY_JOB_MODE === 'auto' ? (e.INNGEST_EVENT_KEY ? 'inngest' : 'embedded') : e.MEMORY_JOB_MODE;
   return {
@@ -102,5 +140,41 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       from: e.MEMORY_MAIL_FROM,
       devMailbox: !e.SMTP_URL && (e.MEMORY_DEV_MAILBOX === 'on' || (e.MEMORY_DEV_MAILBOX === 'auto' && !e.DATABASE_URL)),
     },
+    extraction: {
+      provider: e.MEMORY_EXTRACTOR,
+      llm:
+        e.MEMORY_EXTRACTOR === 'openai-chat'
+          ? {
+              baseUrl: e.MEMORY_LLM_BASE_URL!,
+              model: e.MEMORY_LLM_MODEL!,
+              apiKey: e.MEMORY_LLM_API_KEY ?? null,
+              apiStyle: e.MEMORY_LLM_API_STYLE,
+              azureApiVersion: e.MEMORY_LLM_AZURE_API_VERSION,
+              timeoutMs: e.MEMORY_LLM_TIMEOUT_MS,
+              maxRetries: e.MEMORY_LLM_MAX_RETRIES,
+              temperature: e.MEMORY_LLM_TEMPERATURE === 'none' ? null : e.MEMORY_LLM_TEMPERATURE,
+            }
+          : null,
+    },
+    embeddings:
+      e.MEMORY_EMBEDDINGS_BASE_URL && e.MEMORY_EMBEDDINGS_MODEL
+        ? {
+            baseUrl: e.MEMORY_EMBEDDINGS_BASE_URL,
+            model: e.MEMORY_EMBEDDINGS_MODEL,
+            apiKey: e.MEMORY_EMBEDDINGS_API_KEY ?? null,
+            apiStyle: e.MEMORY_EMBEDDINGS_API_STYLE,
+            azureApiVersion: e.MEMORY_EMBEDDINGS_AZURE_API_VERSION,
+            timeoutMs: e.MEMORY_EMBEDDINGS_TIMEOUT_MS,
+            maxRetries: e.MEMORY_EMBEDDINGS_MAX_RETRIES,
+            dimensions: e.MEMORY_EMBEDDINGS_DIMENSIONS ?? null,
+            batchSize: e.MEMORY_EMBEDDINGS_BATCH_SIZE,
+          }
+        : null,
   };
+}
+
+/** Both variables of a pair, or a message naming the missing ones. */
+function requireBoth(what: string, e: Record<string, unknown>, a: string, b: string): string[] {
+  const missing = [a, b].filter((k) => !e[k]);
+  return missing.length === 0 ? [] : [`  ${missing.join(', ')}: required for ${what}`];
 }

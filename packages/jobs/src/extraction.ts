@@ -1,10 +1,17 @@
 import {
+  type ExtractionInput,
   type ExtractionProvider,
+  type ExtractionResult,
+  type Logger,
+  ProviderCallError,
   type StoreSummary,
+  addJobTokenUsage,
+  addTokenUsage,
+  jobTokenUsage,
   loadExtractionInput,
   storeExtractionResult,
 } from '@memory/core';
-import type { Db } from '@memory/db';
+import { type Db, eq, extractionJobs } from '@memory/db';
 import type { StepRunner } from './steps';
 
 export const EXTRACTION_REQUESTED = 'memory/extraction.requested';
@@ -18,17 +25,86 @@ export interface ExtractionEventData {
 export interface JobDeps {
   db: Db;
   extractor: ExtractionProvider;
+  /**
+   * Takes over when `extractor` fails on the job's last attempt, or at once when its failure is permanent
+   * (bad key, unknown model): the built-in extractor when an LLM is configured, so no conversation is lost.
+   */
+  fallback?: ExtractionProvider | null;
+  log?: Logger;
+}
+
+/** Which attempt of the job this run is (1-based), as the execution mode counts them. */
+export interface AttemptInfo {
+  attempt: number;
+  maxAttempts: number;
 }
 
 /**
  * The extraction function body: load the conversation, extract, store. It is the same code under
- * Inngest and in the embedded runner; only the StepRunner differs.
+ * Inngest and in the embedded runner; only the StepRunner (and where the attempt count comes from) differs.
+ * Without `attempt` the job row's attempts/max_attempts are read.
  */
-export async function runExtraction(jobId: string, step: StepRunner, deps: JobDeps): Promise<StoreSummary | null> {
+export async function runExtraction(
+  jobId: string,
+  step: StepRunner,
+  deps: JobDeps,
+  attempt?: AttemptInfo,
+): Promise<StoreSummary | null> {
   const input = await step.run('load-conversation', () => loadExtractionInput(deps.db, jobId));
   if (input.finished) return input.summary;
-  const result = await step.run('extract-memories', () =>
-    deps.extractor.extract({ messages: input.messages, observedAt: new Date(input.observedAt) }),
+  const result = await step.run('extract-memories', async () =>
+    withEarlierUsage(
+      deps.db,
+      jobId,
+      await extractOrFallBack(jobId, { messages: input.messages, observedAt: new Date(input.observedAt) }, deps, attempt),
+    ),
   );
   return step.run('store-memories', () => storeExtractionResult(deps.db, jobId, result));
+}
+
+/**
+ * A failing provider is retried by the job's own retries (the step throws); the tokens a failed attempt
+ * spent are added to the job row first. On the last attempt, or for a permanent failure, the fallback
+ * extracts instead and `extraction_metadata` says so (`fallback_from`, `fallback_reason`).
+ */
+async function extractOrFallBack(
+  jobId: string,
+  input: ExtractionInput,
+  deps: JobDeps,
+  attempt: AttemptInfo | undefined,
+): Promise<ExtractionResult> {
+  try {
+    return await deps.extractor.extract(input);
+  } catch (err) {
+    const failure = err instanceof ProviderCallError ? err : null;
+    if (!deps.fallback || (!failure?.permanent && !(await isLastAttempt(deps.db, jobId, attempt)))) {
+      // The job retries (or ends dead); the tokens this attempt paid for still count.
+      if (failure?.usage?.calls) await addJobTokenUsage(deps.db, jobId, failure.usage);
+      throw err;
+    }
+    const reason = failure?.reason ?? 'provider_error';
+    deps.log?.warn({ job_id: jobId, provider: deps.extractor.name, fallback: deps.fallback.name, reason }, 'extraction falls back');
+    const fallen = await deps.fallback.extract(input);
+    const spent = failure?.usage?.calls ? addTokenUsage(fallen.usage, failure.usage) : fallen.usage;
+    return {
+      ...fallen,
+      metadata: { ...fallen.metadata, fallback_from: deps.extractor.name, fallback_reason: reason },
+      ...(spent ? { usage: spent } : {}),
+    };
+  }
+}
+
+/** A result's usage becomes the job's total: plus what earlier, failed attempts spent. */
+async function withEarlierUsage(db: Db, jobId: string, result: ExtractionResult): Promise<ExtractionResult> {
+  if (!result.usage) return result;
+  return { ...result, usage: addTokenUsage(await jobTokenUsage(db, jobId), result.usage) };
+}
+
+async function isLastAttempt(db: Db, jobId: string, attempt: AttemptInfo | undefined): Promise<boolean> {
+  if (attempt) return attempt.attempt >= attempt.maxAttempts;
+  const [row] = await db
+    .select({ attempts: extractionJobs.attempts, maxAttempts: extractionJobs.maxAttempts })
+    .from(extractionJobs)
+    .where(eq(extractionJobs.id, jobId));
+  return !row || row.attempts >= row.maxAttempts;
 }

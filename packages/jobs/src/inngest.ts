@@ -32,7 +32,7 @@ export function createExtractionFunction(inngest: InngestClient, getDeps: () => 
         await markDead(deps.db, data.job_id, error);
       },
     },
-    async ({ event, step }) => {
+    async ({ event, step, attempt, maxAttempts }) => {
       const deps = await getDeps();
       const { job_id: jobId } = event.data as ExtractionEventData;
       // Each step records its failed attempts on the job row, which stays the source of truth.
@@ -48,7 +48,8 @@ export function createExtractionFunction(inngest: InngestClient, getDeps: () => 
             }
           }) as never,
       };
-      return runExtraction(jobId, tracked, deps);
+      // Inngest counts attempts per step (0-based): on the extraction step's last one the fallback takes over.
+      return runExtraction(jobId, tracked, deps, { attempt: attempt + 1, maxAttempts: maxAttempts ?? EXTRACTION_RETRIES + 1 });
     },
   );
 }

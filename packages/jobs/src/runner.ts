@@ -115,7 +115,10 @@ export class EmbeddedRunner {
     );
     const started = Date.now();
     try {
-      const summary = await runExtraction(job.id, embeddedSteps(db, job.id, job.stepState as Record<string, unknown>), this.deps);
+      const summary = await runExtraction(job.id, embeddedSteps(db, job.id, job.stepState as Record<string, unknown>), this.deps, {
+        attempt: job.attempts,
+        maxAttempts: job.maxAttempts,
+      });
       this.log?.info(
         { job_id: job.id, tenant_id: job.tenantId, attempt: job.attempts, ms: Date.now() - started, status: summary?.status },
         'job finished',

@@ -1,6 +1,12 @@
 import type { MemoryCategory } from '../categories';
+<<<<<<< HEAD
 import type { Composition } from './compose';
+=======
+import type { TokenUsage } from '../llm/openai-compatible';
+>>>>>>> issue4-llm
 import type { ConversationMessage } from '../messages';
+
+export type { TokenUsage };
 
 /** One durable fact found in a conversation, before it is stored. */
 export interface ExtractedMemory {
@@ -41,7 +47,15 @@ export interface ExtractionResult {
     compositional_entities: number;
     compositional_relationships: number;
     compositional_error: string | null;
+    /** LLM providers: the memories the model proposed, before validation dropped any (counted in `skipped`). */
+    memories_proposed?: number;
+    /** Set when the configured provider failed and the built-in extractor produced these memories instead. */
+    fallback_from?: string;
+    /** Why the fallback happened: `malformed_output`, `timeout`, `http_503`, … (never content). */
+    fallback_reason?: string;
   };
+  /** Model tokens spent producing this result, summed over the provider's calls (absent: no model was called). */
+  usage?: TokenUsage;
 }
 
 /** The seam for extraction providers: the built-in rule-based one now, LLM providers later. */

@@ -141,6 +141,9 @@ export async function storeExtractionResult(
           memories_reinforced: reinforced,
           nothing_to_extract: result.memories.length === 0,
         },
+        provider: result.metadata.provider,
+        // The job's total over all its attempts (runExtraction includes what failed attempts spent); `{}` while no model was called.
+        tokenUsage: result.usage ?? job.tokenUsage,
         error: null,
         errorSummary: null,
         leaseUntil: null,

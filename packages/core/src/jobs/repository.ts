@@ -6,6 +6,7 @@
  */
 import { type Db, endUsers, extractionJobs, rows, sql } from '@memory/db';
 import { and, eq } from '@memory/db';
+import { type TokenUsage, addTokenUsage } from '../llm/openai-compatible';
 import { describeError } from '../logger';
 import type { ExtractionJobView } from '../schemas/memories';
 
@@ -41,12 +42,32 @@ export function toJobView(job: JobRow, externalUserId: string): ExtractionJobVie
     error: job.error,
     error_summary: job.errorSummary,
     extraction_metadata: { ...emptyCompositional, ...(job.extractionMetadata as Record<string, unknown>) },
+    provider: job.provider,
+    token_usage: tokenUsageView(job.tokenUsage),
     external_user_id: externalUserId,
     source_event_id: job.sourceEventId,
     created_at: job.createdAt.toISOString(),
     updated_at: job.updatedAt.toISOString(),
     finished_at: job.finishedAt ? job.finishedAt.toISOString() : null,
   };
+}
+
+/** The job row keeps `{}` until a model is called; the API says null then. */
+function tokenUsageView(stored: unknown): TokenUsage | null {
+  const u = stored as Partial<TokenUsage> | null;
+  return u && typeof u.calls === 'number' && u.calls > 0 ? addTokenUsage(u, null) : null;
+}
+
+/** The tokens a job's earlier, failed attempts spent (`{}` in the row reads as zero). */
+export async function jobTokenUsage(db: Db, jobId: string): Promise<TokenUsage> {
+  const [row] = await db.select({ tokenUsage: extractionJobs.tokenUsage }).from(extractionJobs).where(eq(extractionJobs.id, jobId));
+  return addTokenUsage(row?.tokenUsage as Partial<TokenUsage> | undefined, null);
+}
+
+/** Records the tokens a failed extraction attempt spent, so `token_usage` counts every call the job paid for. */
+export async function addJobTokenUsage(db: Db, jobId: string, usage: TokenUsage): Promise<void> {
+  const total = addTokenUsage(await jobTokenUsage(db, jobId), usage);
+  await db.update(extractionJobs).set({ tokenUsage: total, updatedAt: sql`now()` }).where(eq(extractionJobs.id, jobId));
 }
 
 interface ClaimOptions {

@@ -107,6 +107,20 @@ export const extractionJob = z
         compositional_error: z.string().nullable(),
       })
       .catchall(z.unknown()),
+    provider: z.string().nullable().meta({
+      description:
+        'The extraction provider that produced the memories (`builtin`, `openai-chat:<model>`); null until the job finishes. ' +
+        'When it differs from the configured provider, `extraction_metadata.fallback_from` and `fallback_reason` say why.',
+    }),
+    token_usage: z
+      .object({
+        prompt_tokens: z.number().int(),
+        completion_tokens: z.number().int(),
+        total_tokens: z.number().int(),
+        calls: z.number().int().meta({ description: 'Model requests made, including failed and retried ones.' }),
+      })
+      .nullable()
+      .meta({ description: 'Model tokens the job spent, summed over all its attempts; null when no model was called.' }),
     external_user_id: z.string(),
     source_event_id: z.string().uuid(),
     created_at: z.string().datetime(),
