@@ -48,7 +48,7 @@ export function extractionUserPrompt(input: ExtractionInput): string {
   const date = `${at.toISOString().slice(0, 10)} (${WEEKDAYS[at.getUTCDay()]}), ${at.toISOString().slice(11, 16)} UTC`;
   const messages = input.messages.map((m, index) => {
     // `name` (the speaker) is optional on a message; it helps tell several people apart.
-    const name = (m as { name?: unknown }).name;
+    const name = m.name;
     return { index, role: m.role, ...(typeof name === 'string' && name ? { name } : {}), content: m.content };
   });
   return `Conversation date: ${date}\n\nMessages (JSON):\n${JSON.stringify(messages, null, 1)}`;

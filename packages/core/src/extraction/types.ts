@@ -1,9 +1,6 @@
 import type { MemoryCategory } from '../categories';
-<<<<<<< HEAD
-import type { Composition } from './compose';
-=======
 import type { TokenUsage } from '../llm/openai-compatible';
->>>>>>> issue4-llm
+import type { Composition } from './compose';
 import type { ConversationMessage } from '../messages';
 
 export type { TokenUsage };
