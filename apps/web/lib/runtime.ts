@@ -9,7 +9,9 @@ import {
   type RetrievalDeps,
   createExtractionProviders,
   createLogger,
+  createEmbeddingsProvider,
   createRetrievalDeps,
+  wordVectors,
   loadConfig,
 } from '@memory/core';
 import {
@@ -66,7 +68,8 @@ async function boot(): Promise<Runtime> {
   const database = createDatabase(config.database);
   await runMigrations(config.database, database);
   // MEMORY_EXTRACTOR picks the provider; an LLM provider falls back to the built-in one (docs/llm-providers.md).
-  const jobDeps: JobDeps = { db: database.db, ...createExtractionProviders(config, log), log };
+  const embeddings = createEmbeddingsProvider(config);
+  const jobDeps: JobDeps = { db: database.db, ...createExtractionProviders(config, log), embeddings, log };
   const inngest = createInngestClient(config.inngest);
   let runner: EmbeddedRunner | null = null;
   let scheduler: EmbeddedScheduler | null = null;
@@ -87,7 +90,10 @@ async function boot(): Promise<Runtime> {
   } else {
     queue = new InngestQueue(inngest);
   }
-  const retrieval = createRetrievalDeps(database.db, log);
+  const retrieval = createRetrievalDeps(database.db, log, { embeddings });
+  // The offline word vectors (semantic ranking): loaded once here rather than on the first retrieve.
+  const vectors = wordVectors();
+  if (!vectors) log.warn('word vectors not found (packages/core/generated/word-vectors.bin): ranking is lexical only; run `npx turbo run build`');
   const shutdown = async () => {
     await scheduler?.stop();
     await runner?.stop();
@@ -106,6 +112,8 @@ async function boot(): Promise<Runtime> {
       job_mode: config.jobs.mode,
       embedded_worker: Boolean(runner && config.jobs.embeddedWorker),
       extractor: jobDeps.extractor.name,
+      embeddings: embeddings?.name ?? null,
+      word_vectors: vectors?.size ?? 0,
     },
     'memory service ready',
   );

@@ -5,8 +5,10 @@ import {
   type Logger,
   ProviderCallError,
   type StoreSummary,
+  type EmbeddingsProvider,
   addJobTokenUsage,
   addTokenUsage,
+  embedJobMemories,
   jobTokenUsage,
   loadExtractionInput,
   storeExtractionResult,
@@ -30,6 +32,8 @@ export interface JobDeps {
    * (bad key, unknown model): the built-in extractor when an LLM is configured, so no conversation is lost.
    */
   fallback?: ExtractionProvider | null;
+  /** The configured embeddings endpoint: new memories get a vector after they are stored. */
+  embeddings?: EmbeddingsProvider | null;
   log?: Logger;
 }
 
@@ -59,7 +63,12 @@ export async function runExtraction(
       await extractOrFallBack(jobId, { messages: input.messages, observedAt: new Date(input.observedAt) }, deps, attempt),
     ),
   );
-  return step.run('store-memories', () => storeExtractionResult(deps.db, jobId, result));
+  const summary = await step.run('store-memories', () => storeExtractionResult(deps.db, jobId, result));
+  const embeddings = deps.embeddings;
+  if (embeddings && summary.memories_created > 0) {
+    await step.run('embed-memories', () => embedJobMemories(deps.db, jobId, embeddings, deps.log));
+  }
+  return summary;
 }
 
 /**

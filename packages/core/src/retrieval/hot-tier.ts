@@ -8,10 +8,21 @@ import { LRUCache } from 'lru-cache';
 import type { MemoryWithSourceRow } from '../memories/serialize';
 import { type CandidateIndex, buildIndex } from './score';
 
+/** A memory as retrieval loads it: the row with its source, plus the ranking inputs. */
+export interface RankableRow extends MemoryWithSourceRow {
+  feedback_score?: number | null;
+  /** Lower-cased names of the entities the memory is linked to. */
+  entity_names?: string[] | null;
+  embedding?: number[] | null;
+  embedding_model?: string | null;
+}
+
 export interface HotUserSet {
   version: number;
-  rows: MemoryWithSourceRow[];
+  rows: RankableRow[];
   index: CandidateIndex;
+  /** Every entity name of the user's memories, longest first: the names a query can mention. */
+  entityNames: Set<string>;
   /** The oldest open review's question; reviews open and close with a version bump. */
   clarificationQuestion: string | null;
 }
@@ -20,6 +31,9 @@ export class HotTier {
   private readonly cache: LRUCache<string, HotUserSet>;
   /** Loads in progress, so concurrent first requests for one user share one load (no stampede). */
   private readonly loading = new Map<string, Promise<HotUserSet>>();
+
+  /** Vectors of this model (the configured embeddings endpoint's) are used; others are ignored. */
+  embeddingModel: string | null = null;
 
   constructor(maxMemories = 200_000) {
     this.cache = new LRUCache<string, HotUserSet>({ maxSize: maxMemories, sizeCalculation: (v) => v.rows.length + 1 });
@@ -40,7 +54,7 @@ export class HotTier {
   async getOrLoad(
     userId: string,
     version: number,
-    load: () => Promise<{ rows: MemoryWithSourceRow[]; clarificationQuestion: string | null }>,
+    load: () => Promise<{ rows: RankableRow[]; clarificationQuestion: string | null }>,
   ): Promise<{ set: HotUserSet; hit: boolean }> {
     const hit = this.get(userId, version);
     if (hit) return { set: hit, hit: true };
@@ -55,18 +69,25 @@ export class HotTier {
     return { set: await pending, hit: false };
   }
 
-  build(userId: string, version: number, rows: MemoryWithSourceRow[], clarificationQuestion: string | null = null): HotUserSet {
+  build(userId: string, version: number, rows: RankableRow[], clarificationQuestion: string | null = null): HotUserSet {
+    const entityNames = new Set<string>();
     const index = buildIndex(
-      rows.map((r) => ({
-        id: r.id,
-        category: r.category,
-        importance: r.importance,
-        agentId: r.agent_id,
-        createdAt: new Date(r.created_at).getTime(),
-      })),
+      rows.map((r) => {
+        for (const e of r.entity_names ?? []) entityNames.add(e);
+        return {
+          id: r.id,
+          category: r.category,
+          importance: r.importance,
+          agentId: r.agent_id,
+          createdAt: new Date(r.created_at).getTime(),
+          feedbackScore: r.feedback_score ?? 0,
+          entities: r.entity_names ?? [],
+          embedding: r.embedding && r.embedding_model === this.embeddingModel ? Float32Array.from(r.embedding) : null,
+        };
+      }),
       rows.map((r) => r.content),
     );
-    const set = { version, rows, index, clarificationQuestion };
+    const set = { version, rows, index, entityNames, clarificationQuestion };
     this.cache.set(userId, set);
     return set;
   }

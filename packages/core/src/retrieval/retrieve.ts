@@ -6,13 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import { type Db, rows, sql } from '@memory/db';
 import type { Logger } from '../logger';
-import { MEMORY_WITH_SOURCE_COLUMNS, type MemoryWithSourceRow, iso, toProvenance } from '../memories/serialize';
+import type { EmbeddingsProvider } from '../embeddings/types';
+import { MEMORY_WITH_SOURCE_COLUMNS, iso, toProvenance } from '../memories/serialize';
 import type { RetrieveRequest, RetrieveResponse } from '../schemas/memories';
 import type { TenantAuth } from '../tenants/tenants';
 import { findUser } from '../users';
 import { openQuestion } from '../conflicts/reviews';
 import { ActivityRecorder } from './activity';
-import { HotTier } from './hot-tier';
+import { HotTier, type RankableRow } from './hot-tier';
 import { renderContext, renderSnippet } from './render';
 import { rankCandidates } from './score';
 
@@ -20,23 +21,64 @@ export interface RetrievalDeps {
   db: Db;
   hotTier: HotTier;
   activity: ActivityRecorder;
+  /** The configured embeddings endpoint; without one the offline word vectors give the semantic signal. */
+  embeddings?: EmbeddingsProvider | null;
+  log?: Logger;
 }
 
-export function createRetrievalDeps(db: Db, log?: Logger, opts: { hotTierMaxMemories?: number; flushMs?: number } = {}): RetrievalDeps {
+export function createRetrievalDeps(
+  db: Db,
+  log?: Logger,
+  opts: { hotTierMaxMemories?: number; flushMs?: number; embeddings?: EmbeddingsProvider | null } = {},
+): RetrievalDeps {
+  const hotTier = new HotTier(opts.hotTierMaxMemories);
+  hotTier.embeddingModel = opts.embeddings?.name ?? null;
   return {
     db,
-    hotTier: new HotTier(opts.hotTierMaxMemories),
+    hotTier,
     activity: new ActivityRecorder(db, { flushMs: opts.flushMs ?? 200 }, log),
+    embeddings: opts.embeddings ?? null,
+    log,
   };
 }
 
-async function loadActiveMemories(db: Db, tenantId: string, userId: string): Promise<MemoryWithSourceRow[]> {
-  return rows<MemoryWithSourceRow>(
+async function loadActiveMemories(db: Db, tenantId: string, userId: string, withEmbeddings: boolean): Promise<RankableRow[]> {
+  return rows<RankableRow>(
     db,
-    sql`SELECT ${sql.raw(MEMORY_WITH_SOURCE_COLUMNS)}
+    sql`SELECT ${sql.raw(MEMORY_WITH_SOURCE_COLUMNS)}, m.feedback_score,
+          ${withEmbeddings ? sql`m.embedding, m.embedding_model` : sql`NULL AS embedding, NULL AS embedding_model`},
+          (SELECT array_agg(e.normalized) FROM memory_entities me JOIN entities e ON e.id = me.entity_id
+            WHERE me.memory_id = m.id) AS entity_names
         FROM memories m LEFT JOIN source_events se ON se.id = m.source_event_id
         WHERE m.tenant_id = ${tenantId} AND m.user_id = ${userId} AND m.status = 'active'`,
   );
+}
+
+/** The entity names of the user's memories that the query mentions (word n-grams up to 4 words). */
+export function queryEntities(query: string, names: Set<string>): string[] {
+  if (names.size === 0) return [];
+  const words = query.toLowerCase().match(/[\p{L}\p{N}&'-]+/gu) ?? [];
+  const found = new Set<string>();
+  for (let i = 0; i < words.length; i++) {
+    let gram = '';
+    for (let n = 0; n < 4 && i + n < words.length; n++) {
+      gram = n === 0 ? words[i].replace(/'s$/, '') : `${gram} ${words[i + n].replace(/'s$/, '')}`;
+      if (names.has(gram)) found.add(gram);
+    }
+  }
+  return [...found];
+}
+
+/** The query's vector from the configured endpoint; null (and a degraded flag) when it fails. */
+async function embedQuery(deps: RetrievalDeps, query: string): Promise<{ vector: Float32Array | null; degraded: boolean }> {
+  if (!deps.embeddings) return { vector: null, degraded: false };
+  try {
+    const [vector] = await deps.embeddings.embed([query]);
+    return { vector: vector ?? null, degraded: !vector };
+  } catch (err) {
+    deps.log?.warn({ provider: deps.embeddings.name, err_name: (err as Error).name }, 'query embedding failed; word vectors used instead');
+    return { vector: null, degraded: true };
+  }
 }
 
 export async function retrieveMemories(
@@ -63,10 +105,13 @@ export async function retrieveMemories(
   const user = await findUser(deps.db, auth.tenantId, req.external_user_id);
   if (!user) return base;
 
-  const { set, hit: fromHotTier } = await deps.hotTier.getOrLoad(user.id, user.memoryVersion, async () => ({
-    rows: await loadActiveMemories(deps.db, auth.tenantId, user.id),
-    clarificationQuestion: await openQuestion(deps.db, auth.tenantId, user.id),
-  }));
+  const [{ set, hit: fromHotTier }, embedded] = await Promise.all([
+    deps.hotTier.getOrLoad(user.id, user.memoryVersion, async () => ({
+      rows: await loadActiveMemories(deps.db, auth.tenantId, user.id, Boolean(deps.embeddings)),
+      clarificationQuestion: await openQuestion(deps.db, auth.tenantId, user.id),
+    })),
+    embedQuery(deps, req.query),
+  ]);
 
   const ranked = rankCandidates(
     set.index,
@@ -78,6 +123,7 @@ export async function retrieveMemories(
     },
     req.limit,
     now.getTime(),
+    { embedding: embedded.vector, entities: queryEntities(req.query, set.entityNames) },
   );
   const picked = ranked.map((r) => ({ row: set.rows[r.index], relevance: r.relevance }));
   const renderable = picked.map(({ row }) => ({ id: row.id, content: row.content, category: row.category, importance: row.importance }));
@@ -111,6 +157,7 @@ export async function retrieveMemories(
     retrieval_id: retrievalId,
     data,
     cached: fromHotTier,
+    is_degraded: embedded.degraded,
     clarification_question: set.clarificationQuestion,
     memories_from_hot_tier: fromHotTier ? data.length : 0,
     system_prompt_addition: rendered.text,

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { buildIndex, rankCandidates } from './score';
+import { type WordVectors, wordVectors } from './word-vectors';
 import { analyze } from './text';
 
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 const day = 86_400_000;
 
-function index(items: { content: string; category?: string; importance?: number; agentId?: string | null; ageDays?: number }[]) {
+function index(
+  items: { content: string; category?: string; importance?: number; agentId?: string | null; ageDays?: number; feedback?: number; entities?: string[] }[],
+  vectors: WordVectors | null = null,
+) {
   return buildIndex(
     items.map((m, i) => ({
       id: `m${i}`,
@@ -13,8 +17,11 @@ function index(items: { content: string; category?: string; importance?: number;
       importance: m.importance ?? 0.5,
       agentId: m.agentId ?? null,
       createdAt: NOW - (m.ageDays ?? 0) * day,
+      feedbackScore: m.feedback ?? 0,
+      entities: m.entities ?? [],
     })),
     items.map((m) => m.content),
+    vectors,
   );
 }
 
@@ -53,14 +60,47 @@ describe('rankCandidates', () => {
   });
 
   it('prefers recent memories when everything else is equal', () => {
-    const r = index([{ content: 'a fact', ageDays: 400 }, { content: 'a fact', ageDays: 2 }]);
+    const r = index([{ content: 'a fact about tea', ageDays: 400 }, { content: 'a fact about coffee', ageDays: 2 }]);
     expect(rankCandidates(r, 'fact', {}, 10, NOW).map((x) => x.index)).toEqual([1, 0]);
   });
 
+  it('collapses near-duplicates into the better-ranked one', () => {
+    const r = index([
+      { content: 'The user lives in Lisbon.', importance: 0.8 },
+      { content: 'The user lives in Lisbon now.', importance: 0.5 },
+      { content: 'The user likes Lisbon.', importance: 0.5 },
+    ]);
+    expect(rankCandidates(r, 'where does the user live', {}, 10, NOW).map((x) => x.index)).toEqual([0, 2]);
+  });
+
+  it('lets feedback and entity matches move a memory up', () => {
+    const items = [{ content: 'Anna plays the cello.' }, { content: 'Anna plays the violin.' }];
+    expect(rankCandidates(index(items), 'what does Anna play', {}, 10, NOW)[0].index).toBe(0);
+    expect(rankCandidates(index([items[0], { ...items[1], feedback: 3 }]), 'what does Anna play', {}, 10, NOW)[0].index).toBe(1);
+    const linked = index([items[0], { ...items[1], entities: ['anna'] }]);
+    expect(rankCandidates(linked, 'what does Anna play', {}, 10, NOW, { entities: ['anna'] })[0].index).toBe(1);
+  });
   it('keeps relevance in [0, 1]', () => {
     for (const x of rankCandidates(idx, 'vegetarian lisbon marathon jazz', {}, 10, NOW)) {
       expect(x.relevance).toBeGreaterThan(0);
       expect(x.relevance).toBeLessThan(1);
     }
+  });
+});
+
+describe('rankCandidates: semantic signal', () => {
+  const vectors = wordVectors();
+
+  it('finds a memory that shares no word with the query', () => {
+    const r = index([{ content: 'The user adopted a puppy.' }, { content: 'The user bought a car.' }], vectors);
+    const ranked = rankCandidates(r, 'does the user have a dog?', {}, 10, NOW);
+    expect(ranked[0].index).toBe(0);
+    expect(ranked[0].relevance).toBeGreaterThan(ranked[1].relevance);
+  });
+
+  it('has the offline word vectors built (npm run build / turbo run build)', () => {
+    expect(vectors?.dimensions).toBe(100);
+    expect(vectors?.size).toBeGreaterThan(100_000);
+
   });
 });

@@ -127,6 +127,22 @@ export function bm25Top(idx: CandidateIndex, query: string, k: number): Ranked[]
     .map((i) => ({ index: i, relevance: scores[i] }));
 }
 
+/**
+ * Two memories say nearly the same thing: their stem sets overlap by Jaccard ≥ 0.8, or by ≥ 0.5 with
+ * sentence vectors at cosine ≥ 0.95. The lower-ranked one is left out of the results (it stays stored).
+ */
+export const NEAR_DUPLICATE = { jaccard: 0.8, jaccardWithVectors: 0.5, cosine: 0.95 } as const;
+
+export function nearDuplicate(a: IndexedMemory, b: IndexedMemory): boolean {
+  let shared = 0;
+  for (const t of a.terms.keys()) if (b.terms.has(t)) shared++;
+  const union = a.terms.size + b.terms.size - shared;
+  const jaccard = union === 0 ? 1 : shared / union;
+  if (jaccard >= NEAR_DUPLICATE.jaccard) return true;
+  return jaccard >= NEAR_DUPLICATE.jaccardWithVectors && a.vector !== null && b.vector !== null && cosine(a.vector, b.vector) >= NEAR_DUPLICATE.cosine;
+}
+
+/** The best `limit` memories, near-duplicates of better-ranked ones collapsed. */
 export function rankCandidates(
   idx: CandidateIndex,
   query: string,
@@ -134,6 +150,25 @@ export function rankCandidates(
   limit: number,
   now: number,
   signals: QuerySignals = {},
+): Ranked[] {
+  const pool = scoreCandidates(idx, query, filters, limit * 2 + 5, now, signals);
+  const out: Ranked[] = [];
+  for (const r of pool) {
+    if (out.length === limit) break;
+    const m = idx.memories[r.index];
+    if (out.some((o) => nearDuplicate(idx.memories[o.index], m))) continue;
+    out.push(r);
+  }
+  return out;
+}
+
+function scoreCandidates(
+  idx: CandidateIndex,
+  query: string,
+  filters: RankFilters,
+  limit: number,
+  now: number,
+  signals: QuerySignals,
 ): Ranked[] {
   const n = idx.memories.length;
   const lexical = bm25Scores(idx, query);
