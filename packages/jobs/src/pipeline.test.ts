@@ -1,0 +1,128 @@
+/** The store step beyond plain memories: pending candidates, the compositional pass, embeddings. */
+import { BuiltinExtractor, OpenAIEmbeddings, addMemories, createTenant, getJobView } from '@memory/core';
+import { type FakeOpenAI, startFakeOpenAI } from '@memory/core/testing/fake-openai';
+import { type Database, and, entities, entityRelationships, eq, memories, memoryEntities, pendingCandidates } from '@memory/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runExtraction } from './extraction';
+import { noQueue, openTestDatabase, testConfig } from './test-support';
+
+let database: Database;
+let fake: FakeOpenAI;
+beforeAll(async () => {
+  [database, fake] = await Promise.all([openTestDatabase(), startFakeOpenAI({ dimensions: 8 })]);
+}, 60_000);
+afterAll(async () => {
+  await fake.close();
+  await database.close();
+});
+
+const direct = { run: async <T>(_id: string, fn: () => Promise<T> | T) => fn() };
+
+/** One tenant and user; each call adds a conversation and runs its job to the end. */
+async function conversationRunner(deps: Partial<Parameters<typeof runExtraction>[2]> = {}) {
+  const tenant = await createTenant(database.db, `t-${Math.random()}`);
+  const auth = { tenantId: tenant.tenant_id, apiKeyId: tenant.api_key_id };
+  return async (content: string) => {
+    const res = await addMemories(
+      { db: database.db, config: testConfig(), queue: noQueue },
+      auth,
+      { external_user_id: 'u1', messages: [{ role: 'user', content }] },
+      { requestId: crypto.randomUUID() },
+    );
+    const jobId = res.body.job_id as string;
+    await runExtraction(jobId, direct, { db: database.db, extractor: new BuiltinExtractor(), ...deps });
+    const view = await getJobView(database.db, auth.tenantId, jobId);
+    return { jobId, view: view as NonNullable<typeof view>, tenantId: auth.tenantId };
+  };
+}
+
+async function activeContents(tenantId: string) {
+  const rows = await database.db
+    .select({ content: memories.content })
+    .from(memories)
+    .where(and(eq(memories.tenantId, tenantId), eq(memories.status, 'active')));
+  return rows.map((r) => r.content);
+}
+
+describe('pending candidates', () => {
+  it('buffers a hedged statement and promotes it when it is said again', async () => {
+    const say = await conversationRunner();
+    const first = await say('I think I might move to Berlin.');
+    expect(first.view).toMatchObject({ status: 'processed', memories_created: 0, pending_candidates_buffered: 1, pending_candidates_promoted: 0 });
+    expect(await activeContents(first.tenantId)).toEqual([]);
+
+    const again = await say('I think I might move to Berlin.');
+    expect(again.view).toMatchObject({ status: 'completed', memories_created: 1, pending_candidates_buffered: 0, pending_candidates_promoted: 1 });
+    expect(await activeContents(first.tenantId)).toEqual(['The user might move to Berlin.']);
+    const [candidate] = await database.db.select().from(pendingCandidates).where(eq(pendingCandidates.tenantId, first.tenantId));
+    expect(candidate).toMatchObject({ status: 'promoted', occurrences: 2, reason: 'hedged' });
+  });
+
+  it('confirms a buffered candidate when a confident statement says the same thing', async () => {
+    const say = await conversationRunner();
+    const hedged = await say('Maybe I live in Porto.');
+    expect(hedged.view.pending_candidates_buffered).toBe(1);
+    const sure = await say('I live in Porto.');
+    expect(sure.view).toMatchObject({ memories_created: 1, pending_candidates_promoted: 1 });
+    const [candidate] = await database.db.select().from(pendingCandidates).where(eq(pendingCandidates.tenantId, hedged.tenantId));
+    expect(candidate.status).toBe('promoted');
+    expect(candidate.promotedMemoryId).not.toBeNull();
+  });
+
+  it('counts a buffered candidate once when the same job runs twice', async () => {
+    const say = await conversationRunner();
+    const { jobId, tenantId } = await say('I guess I kind of like opera.');
+    await runExtraction(jobId, direct, { db: database.db, extractor: new BuiltinExtractor() });
+    const rows = await database.db.select().from(pendingCandidates).where(eq(pendingCandidates.tenantId, tenantId));
+    expect(rows).toHaveLength(1);
+    expect(rows[0].occurrences).toBe(1);
+  });
+});
+
+describe('compositional pass', () => {
+  it('stores entities, links memories to them and reads relationships, and says so on the job', async () => {
+    const say = await conversationRunner();
+    const { view, tenantId, jobId } = await say('My sister Ana lives in Porto. I work at Google.');
+    expect(view.extraction_metadata).toMatchObject({ compositional_pass_attempted: true, compositional_pass_used: true, compositional_error: null });
+    const stored = await database.db.select().from(entities).where(eq(entities.tenantId, tenantId));
+    const names = stored.map((e) => `${e.kind}:${e.normalized}`).sort();
+    expect(names).toEqual(expect.arrayContaining(['person:ana', 'place:porto', 'organization:google', 'person:the user']));
+    expect(view.extraction_metadata.compositional_entities).toBe(stored.length);
+
+    const rels = await database.db.select().from(entityRelationships).where(eq(entityRelationships.tenantId, tenantId));
+    const byId = new Map(stored.map((e) => [e.id, e.normalized]));
+    const triples = rels.map((r) => `${byId.get(r.subjectEntityId)} ${r.predicate} ${byId.get(r.objectEntityId)}`).sort();
+    expect(triples).toEqual(['ana lives_in porto', 'ana sister_of the user', 'the user works_at google']);
+    expect(view.extraction_metadata.compositional_relationships).toBe(3);
+
+    const jobMemories = await database.db.select().from(memories).where(eq(memories.jobId, jobId));
+    const links = await database.db.select().from(memoryEntities).where(eq(memoryEntities.tenantId, tenantId));
+    const sisterMemory = jobMemories.find((m) => m.content.includes('sister'));
+    const linked = links.filter((l) => l.memoryId === sisterMemory?.id).map((l) => byId.get(l.entityId));
+    expect(linked).toEqual(expect.arrayContaining(['ana', 'porto']));
+  });
+});
+
+describe('embeddings after the store step', () => {
+  it('gives each new memory a vector from the configured endpoint', async () => {
+    const provider = new OpenAIEmbeddings({
+      baseUrl: fake.url,
+      model: 'fake-embed',
+      apiKey: null,
+      apiStyle: 'openai',
+      azureApiVersion: '2024-10-21',
+      timeoutMs: 5_000,
+      maxRetries: 0,
+      dimensions: 8,
+      batchSize: 16,
+    });
+    const say = await conversationRunner({ embeddings: provider });
+    const { jobId } = await say('I live in Lisbon. I love jazz.');
+    const rows = await database.db.select().from(memories).where(eq(memories.jobId, jobId));
+    expect(rows).toHaveLength(2);
+    for (const r of rows) {
+      expect(r.embeddingModel).toBe('openai-embeddings:fake-embed');
+      expect(r.embedding).toHaveLength(8);
+    }
+  });
+});
