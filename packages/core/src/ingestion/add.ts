@@ -206,6 +206,9 @@ async function accept(
         error: null,
         error_summary: null,
         extraction_metadata: gate.redactions > 0 ? { secrets_redacted: gate.redactions, secret_kinds: gate.redactedKinds } : {},
+        // jsonb_populate_record fills absent keys with NULL, not the column default: every NOT NULL column is named.
+        provider: null,
+        token_usage: {},
         step_state: {},
         created_at: ctx.now.toISOString(),
         updated_at: ctx.now.toISOString(),
