@@ -27,6 +27,7 @@ import {
   type InngestClient,
   InngestQueue,
   type JobDeps,
+  LifecycleScheduler,
   createInngestClient,
 } from '@memory/jobs';
 
@@ -69,6 +70,7 @@ async function boot(): Promise<Runtime> {
   const inngest = createInngestClient(config.inngest);
   let runner: EmbeddedRunner | null = null;
   let scheduler: EmbeddedScheduler | null = null;
+  let lifecycle: LifecycleScheduler | null = null;
   let queue: JobQueue;
   if (config.jobs.mode === 'embedded') {
     runner = new EmbeddedRunner(
@@ -81,6 +83,9 @@ async function boot(): Promise<Runtime> {
     if (config.jobs.embeddedWorker) {
       scheduler = new EmbeddedScheduler({ db: database.db }, { intervalMinutes: config.retentionIntervalMinutes }, log);
       scheduler.start();
+      // Memory lifecycle (docs/lifecycle.md): decay, access boost, archiving; the hourly cron in Inngest mode.
+      lifecycle = new LifecycleScheduler({ db: database.db }, { intervalMinutes: config.lifecycleIntervalMinutes }, log);
+      lifecycle.start();
     }
     queue = new EmbeddedQueue(runner);
   } else {
@@ -89,6 +94,7 @@ async function boot(): Promise<Runtime> {
   const retrieval = createRetrievalDeps(database.db, log);
   const shutdown = async () => {
     await scheduler?.stop();
+    await lifecycle?.stop();
     await runner?.stop();
     await retrieval.activity.flush();
     await database.close();

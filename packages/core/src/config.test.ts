@@ -22,4 +22,10 @@ describe('loadConfig', () => {
     expect(loadConfig({ MEMORY_DEV_MAILBOX: 'off' }).mail.devMailbox).toBe(false);
     expect(loadConfig({ SMTP_URL: 'smtp://mail:25', MEMORY_DEV_MAILBOX: 'on' }).mail.devMailbox).toBe(false);
   });
+
+  it('runs the lifecycle hourly by default and names a bad interval', () => {
+    expect(loadConfig({}).lifecycleIntervalMinutes).toBe(60);
+    expect(loadConfig({ MEMORY_LIFECYCLE_INTERVAL_MINUTES: '15' }).lifecycleIntervalMinutes).toBe(15);
+    expect(() => loadConfig({ MEMORY_LIFECYCLE_INTERVAL_MINUTES: '0' })).toThrow(/MEMORY_LIFECYCLE_INTERVAL_MINUTES/);
+  });
 });

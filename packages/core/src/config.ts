@@ -40,6 +40,8 @@ const envSchema = z.object({
    * `auto`: on only with the embedded database and no SMTP (a local install); `on`/`off` force it.
    */
   MEMORY_DEV_MAILBOX: z.enum(['auto', 'on', 'off']).default('auto'),
+  /** Minutes between runs of the embedded memory-lifecycle scheduler (docs/lifecycle.md). */
+  MEMORY_LIFECYCLE_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
 });
 
 export interface AppConfig {
@@ -61,6 +63,8 @@ export interface AppConfig {
   inngest: { eventKey?: string; signingKey?: string; baseUrl?: string };
   /** Outgoing mail (console sign-in codes): SMTP when configured, else the development mailbox. */
   mail: { smtpUrl: string | null; from: string; devMailbox: boolean };
+  /** Minutes between embedded lifecycle runs (Inngest mode uses its hourly cron). */
+  lifecycleIntervalMinutes: number;
 }
 
 export class ConfigError extends Error {}
@@ -102,5 +106,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       from: e.MEMORY_MAIL_FROM,
       devMailbox: !e.SMTP_URL && (e.MEMORY_DEV_MAILBOX === 'on' || (e.MEMORY_DEV_MAILBOX === 'auto' && !e.DATABASE_URL)),
     },
+    lifecycleIntervalMinutes: e.MEMORY_LIFECYCLE_INTERVAL_MINUTES,
   };
 }
