@@ -107,5 +107,18 @@ function formatPath(path: PropertyKey[]): string {
 
 export const json = (body: unknown, init: ResponseInit = {}) => Response.json(body, init);
 
+/** The optional `Idempotency-Key` header (1–255 characters) of the POST endpoints that honour it. */
+export function readIdempotencyKey(req: Request): string | undefined {
+  const key = req.headers.get('idempotency-key') ?? undefined;
+  if (key !== undefined && (key.length === 0 || key.length > LIMITS.idempotencyKeyChars)) {
+    throw Errors.validation([{ path: 'Idempotency-Key', message: `must be 1 to ${LIMITS.idempotencyKeyChars} characters` }]);
+  }
+  return key;
+}
+
+/** An idempotent endpoint's answer: the saved response is marked `Idempotent-Replayed: true` when replayed. */
+export const idempotentJson = (outcome: { httpStatus: number; body: unknown; replayed: boolean }) =>
+  json(outcome.body, { status: outcome.httpStatus, headers: outcome.replayed ? { 'Idempotent-Replayed': 'true' } : {} });
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (v: string) => UUID.test(v);

@@ -33,6 +33,12 @@ import {
   updateTenantSettingsRequest,
 } from '@memory/core/schemas/settings';
 import { createAdminRequest } from '@memory/core/console/admins';
+import {
+  FEEDBACK_EFFECTS,
+  FEEDBACK_OUTCOMES,
+  retrievalFeedbackRequest,
+  retrievalFeedbackResponse,
+} from '@memory/core';
 import { z } from 'zod';
 
 type Io = 'input' | 'output';
@@ -174,6 +180,34 @@ function buildPaths() {
         summary: 'Ranked memories and a prompt-ready block for a query',
         requestBody: { required: true, content: { 'application/json': { schema: schema(retrieveRequest, 'input') } } },
         responses: { '200': ok(retrieveResponse), ...tenantErrors },
+      },
+    },
+    '/v1/memories/retrieval-feedback': {
+      post: {
+        operationId: 'sendRetrievalFeedback',
+        summary: 'Report how a retrieve response was used; a user correction queues a retrospective extraction',
+        description:
+          `\`outcome\` is one of ${FEEDBACK_OUTCOMES.map((o) => `\`${o}\``).join(', ')}. Each moves the importance (which ranking weighs) ` +
+          `of the memories concerned — \`used_memory_ids\`, else every memory the retrieval returned — by a fixed step ` +
+          `(${FEEDBACK_OUTCOMES.map((o) => `${o} ${FEEDBACK_EFFECTS[o].importance >= 0 ? '+' : ''}${FEEDBACK_EFFECTS[o].importance}`).join(', ')}), ` +
+          'scaled by `agent_confidence`. `user_corrected` requires `correction` and answers at once with `correction_job_id`: ' +
+          'the job extracts memories from the correction and supersedes the memories it contradicts (poll GET /v1/memories/jobs/{id}). ' +
+          'One feedback per retrieval and outcome (again: 409 `conflict` with the first `feedback_id`). ' +
+          'Send `Idempotency-Key` to retry safely, as for add. See docs/lifecycle.md.',
+        parameters: [
+          { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: LIMITS.idempotencyKeyChars } },
+        ],
+        requestBody: { required: true, content: { 'application/json': { schema: schema(retrievalFeedbackRequest, 'input') } } },
+        responses: {
+          '200': ok(retrievalFeedbackResponse, 'Recorded; the effect on the memories is applied.'),
+          '401': tenantErrors['401'],
+          '404': problem('No retrieval with this `retrieval_id` for this tenant (code `not_found`).'),
+          '409': problem('`conflict`: feedback with this outcome was already recorded for this retrieval; `feedback_id` names it.'),
+          '422': problem(
+            '`validation_failed`: unknown outcome, a `used_memory_ids` entry the retrieval did not return, `agent_confidence` outside 0–1, ' +
+              '`user_corrected` without `correction` (or `correction` with another outcome); or `idempotency_key_reused`.',
+          ),
+        },
       },
     },
     '/v1/memories': {

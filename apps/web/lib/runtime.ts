@@ -29,6 +29,7 @@ import {
   type InngestClient,
   InngestQueue,
   type JobDeps,
+  LifecycleScheduler,
   createInngestClient,
 } from '@memory/jobs';
 
@@ -73,6 +74,7 @@ async function boot(): Promise<Runtime> {
   const inngest = createInngestClient(config.inngest);
   let runner: EmbeddedRunner | null = null;
   let scheduler: EmbeddedScheduler | null = null;
+  let lifecycle: LifecycleScheduler | null = null;
   let queue: JobQueue;
   if (config.jobs.mode === 'embedded') {
     runner = new EmbeddedRunner(
@@ -85,6 +87,9 @@ async function boot(): Promise<Runtime> {
     if (config.jobs.embeddedWorker) {
       scheduler = new EmbeddedScheduler({ db: database.db }, { intervalMinutes: config.retentionIntervalMinutes }, log);
       scheduler.start();
+      // Memory lifecycle (docs/lifecycle.md): decay, access boost, archiving; the hourly cron in Inngest mode.
+      lifecycle = new LifecycleScheduler({ db: database.db }, { intervalMinutes: config.lifecycleIntervalMinutes }, log);
+      lifecycle.start();
     }
     queue = new EmbeddedQueue(runner);
   } else {
@@ -96,6 +101,7 @@ async function boot(): Promise<Runtime> {
   if (!vectors) log.warn('word vectors not found (packages/core/generated/word-vectors.bin): ranking is lexical only; run `npx turbo run build`');
   const shutdown = async () => {
     await scheduler?.stop();
+    await lifecycle?.stop();
     await runner?.stop();
     await retrieval.activity.flush();
     await database.close();

@@ -89,4 +89,10 @@ describe('loadConfig', () => {
     });
     expect(() => loadConfig({ MEMORY_EMBEDDINGS_MODEL: 'text-embedding-3-small' })).toThrow(/MEMORY_EMBEDDINGS_BASE_URL: required for embeddings/);
   });
+
+  it('runs the lifecycle hourly by default and names a bad interval', () => {
+    expect(loadConfig({}).lifecycleIntervalMinutes).toBe(60);
+    expect(loadConfig({ MEMORY_LIFECYCLE_INTERVAL_MINUTES: '15' }).lifecycleIntervalMinutes).toBe(15);
+    expect(() => loadConfig({ MEMORY_LIFECYCLE_INTERVAL_MINUTES: '0' })).toThrow(/MEMORY_LIFECYCLE_INTERVAL_MINUTES/);
+  });
 });

@@ -65,6 +65,8 @@ const envSchema = z.object({
   MEMORY_EMBEDDINGS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   MEMORY_EMBEDDINGS_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   MEMORY_EMBEDDINGS_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
+  /** Minutes between runs of the embedded memory-lifecycle scheduler (docs/lifecycle.md). */
+  MEMORY_LIFECYCLE_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
 });
 
 export interface AppConfig {
@@ -90,6 +92,8 @@ export interface AppConfig {
   extraction: { provider: 'builtin' | 'openai-chat'; llm: (OpenAICompatibleEndpoint & { temperature: number | null }) | null };
   /** The embeddings endpoint, when MEMORY_EMBEDDINGS_BASE_URL and MEMORY_EMBEDDINGS_MODEL are set. */
   embeddings: (OpenAICompatibleEndpoint & { dimensions: number | null; batchSize: number }) | null;
+  /** Minutes between embedded lifecycle runs (Inngest mode uses its hourly cron). */
+  lifecycleIntervalMinutes: number;
 }
 
 export class ConfigError extends Error {}
@@ -170,6 +174,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             batchSize: e.MEMORY_EMBEDDINGS_BATCH_SIZE,
           }
         : null,
+    lifecycleIntervalMinutes: e.MEMORY_LIFECYCLE_INTERVAL_MINUTES,
   };
 }
 

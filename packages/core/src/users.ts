@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Db, and, endUsers, eq, sql } from '@memory/db';
+import { type Db, and, endUsers, eq, inArray, sql } from '@memory/db';
 import { LRUCache } from 'lru-cache';
 
 /** (tenant, external id) -> internal id. Ids never change; only committed rows are cached. */
@@ -47,4 +47,17 @@ export async function ensureUser(db: Db, tenantId: string, externalUserId: strin
   if (!row) throw new Error('end user row missing after insert');
   if (opts.cache) userIds.set(key, row.id);
   return row.id;
+}
+
+/**
+ * Marks the users' memories as changed: retrieval's hot tier compares `memory_version` on every retrieve, so a
+ * cached set is dropped at once. Call it in the transaction that changes the memories.
+ */
+export async function bumpMemoryVersion(db: Db, userIds: string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  const ids = [...new Set(userIds)].sort();
+  await db
+    .update(endUsers)
+    .set({ memoryVersion: sql`${endUsers.memoryVersion} + 1` })
+    .where(ids.length === 1 ? eq(endUsers.id, ids[0]) : inArray(endUsers.id, ids));
 }

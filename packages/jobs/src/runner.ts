@@ -14,8 +14,13 @@ import {
   saveStepResult,
 } from '@memory/core';
 import { type Db, eq, extractionJobs, sql } from '@memory/db';
+import { runCorrection } from './correction';
 import { type JobDeps, runExtraction } from './extraction';
+import type { JobBody } from './inngest';
 import { type StepRunner, toJson } from './steps';
+
+/** The function body for each job `kind` (the same bodies Inngest runs). */
+const JOB_BODIES: Record<string, JobBody> = { extraction: runExtraction, correction: runCorrection };
 
 export interface RunnerOptions {
   pollMs: number;
@@ -115,12 +120,16 @@ export class EmbeddedRunner {
     );
     const started = Date.now();
     try {
-      const summary = await runExtraction(job.id, embeddedSteps(db, job.id, job.stepState as Record<string, unknown>), this.deps, {
+      const body = JOB_BODIES[job.kind];
+      if (!body) throw new PermanentJobError(`no function runs jobs of kind "${job.kind}"`);
+      const summary = (await body(job.id, embeddedSteps(db, job.id, job.stepState as Record<string, unknown>), this.deps, {
         attempt: job.attempts,
         maxAttempts: job.maxAttempts,
-      });
+      })) as {
+        status?: string;
+      } | null;
       this.log?.info(
-        { job_id: job.id, tenant_id: job.tenantId, attempt: job.attempts, ms: Date.now() - started, status: summary?.status },
+        { job_id: job.id, tenant_id: job.tenantId, kind: job.kind, attempt: job.attempts, ms: Date.now() - started, status: summary?.status },
         'job finished',
       );
     } catch (err) {

@@ -1,6 +1,7 @@
 /** Shared set-up for the job tests: an in-memory PGlite with the real migrations and one queued job. */
-import { type AppConfig, type JobQueue, addMemories, createTenant, loadConfig } from '@memory/core';
-import { type Database, createDatabase, eq, runMigrations, sourceEvents, sql } from '@memory/db';
+import { type AppConfig, BuiltinExtractor, type JobQueue, addMemories, createTenant, loadConfig } from '@memory/core';
+import { type Database, createDatabase, endUsers, eq, runMigrations, sourceEvents, sql } from '@memory/db';
+import { EmbeddedRunner } from './runner';
 
 export async function openTestDatabase(): Promise<Database> {
   const database = createDatabase({ kind: 'pglite', dataDir: null });
@@ -39,4 +40,15 @@ export async function sourceEventOf(database: Database, jobId: string) {
   const [row] = await database.db.select().from(sourceEvents).where(eq(sourceEvents.jobId, jobId));
   if (!row) throw new Error(`no source event for job ${jobId}`);
   return row;
+}
+
+/** Runs every runnable job (any kind) with the built-in extractor; returns how many ran. */
+export function runQueuedJobs(database: Database): Promise<number> {
+  return new EmbeddedRunner({ db: database.db, extractor: new BuiltinExtractor() }, { pollMs: 20, leaseSeconds: 30, backoffBaseMs: 10 }).drain();
+}
+
+/** The memory_version of the (only) end user of a test tenant: bumped by every change retrieval must see. */
+export async function memoryVersionOf(database: Database, tenantId: string): Promise<number> {
+  const [u] = await database.db.select().from(endUsers).where(eq(endUsers.tenantId, tenantId));
+  return u.memoryVersion;
 }

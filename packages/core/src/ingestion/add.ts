@@ -5,7 +5,7 @@
  * notification is lost the job row is still there and the embedded runner (or the Inngest re-sender) picks it up.
  */
 import { randomUUID } from 'node:crypto';
-import { type Db, and, eq, gt, idempotencyKeys, rows, sourceEvents, sql } from '@memory/db';
+import { type Db, and, eq, rows, sourceEvents, sql } from '@memory/db';
 import type { AppConfig } from '../config';
 import { canonicalJson, sha256Hex } from '../crypto';
 import { Errors } from '../errors';
@@ -14,6 +14,7 @@ import type { TenantAuth } from '../tenants/tenants';
 import { ensureUser } from '../users';
 import type { AddRequest, AddResponse } from '../schemas/memories';
 import { resolveWriter } from '../provenance/writers';
+import { type IdempotencyScope, type IdempotentOutcome, RetryAfterRace, saveIdempotentResponse, withIdempotency } from './idempotency';
 import { runQualityGate } from './gate';
 import { redactSecrets } from './secrets';
 
@@ -26,11 +27,7 @@ export interface AddDeps {
   queue: JobQueue;
 }
 
-export interface AddOutcome {
-  httpStatus: number;
-  body: AddResponse;
-  replayed: boolean;
-}
+export type AddOutcome = IdempotentOutcome<AddResponse>;
 
 /** The canonical payload whose SHA-256 is the source event's `payload_hash` (docs/provenance.md). */
 export function payloadHash(body: Pick<AddRequest, 'external_user_id' | 'messages' | 'metadata'>): string {
@@ -43,8 +40,6 @@ export function payloadHash(body: Pick<AddRequest, 'external_user_id' | 'message
   );
 }
 
-class RetryAfterRace extends Error {}
-
 export async function addMemories(
   deps: AddDeps,
   auth: TenantAuth,
@@ -54,54 +49,18 @@ export async function addMemories(
   const { db } = deps;
   const now = opts.now ?? new Date();
   const requestHash = sha256Hex(canonicalJson(body));
-  const idem = opts.idempotencyKey
+  const idem: IdempotencyScope | null = opts.idempotencyKey
     ? { tenantId: auth.tenantId, apiKeyId: auth.apiKeyId, method: 'POST', path: ADD_PATH, key: opts.idempotencyKey }
     : null;
-
-  for (let round = 0; round < 3; round++) {
-    if (idem) {
-      const saved = await findIdempotent(db, idem, now);
-      if (saved) {
-        if (saved.requestHash !== requestHash) throw Errors.idempotencyReused();
-        return { httpStatus: saved.responseStatus, body: saved.responseBody as AddResponse, replayed: true };
-      }
-    }
-    try {
-      return await accept(deps, auth, body, { ...opts, now, requestHash, idem });
-    } catch (err) {
-      // Another request claimed the same Idempotency-Key or source event id first: read what it saved.
-      if (err instanceof RetryAfterRace) continue;
-      throw err;
-    }
-  }
-  throw Errors.idempotencyInProgress();
-}
-
-type IdemKey = { tenantId: string; apiKeyId: string; method: string; path: string; key: string };
-
-async function findIdempotent(db: Db, k: IdemKey, now: Date) {
-  const [row] = await db
-    .select()
-    .from(idempotencyKeys)
-    .where(
-      and(
-        eq(idempotencyKeys.tenantId, k.tenantId),
-        eq(idempotencyKeys.apiKeyId, k.apiKeyId),
-        eq(idempotencyKeys.method, k.method),
-        eq(idempotencyKeys.path, k.path),
-        eq(idempotencyKeys.key, k.key),
-        gt(idempotencyKeys.expiresAt, now),
-      ),
-    )
-    .limit(1);
-  return row ?? null;
+  // Another request that claimed the same Idempotency-Key or source event id first is read back and replayed.
+  return withIdempotency(db, idem, requestHash, now, () => accept(deps, auth, body, { ...opts, now, requestHash, idem }));
 }
 
 async function accept(
   deps: AddDeps,
   auth: TenantAuth,
   body: AddRequest,
-  ctx: { requestId: string; now: Date; requestHash: string; idem: IdemKey | null },
+  ctx: { requestId: string; now: Date; requestHash: string; idem: IdempotencyScope | null },
 ): Promise<AddOutcome> {
   const { db, config } = deps;
   // Unknown writer: PROV_404; a writer bound to another key: PROV_403. Checked before the gate decides.
@@ -119,20 +78,15 @@ async function accept(
     request_id: ctx.requestId,
     timestamp: ctx.now.toISOString(),
   };
-  const expiresAt = new Date(ctx.now.getTime() + config.idempotencyTtlHours * 3_600_000);
   const saveIdem = async (tx: Db, response: AddResponse) => {
     if (!ctx.idem) return;
-    const inserted = await tx
-      .insert(idempotencyKeys)
-      .values({ ...ctx.idem, requestHash: ctx.requestHash, responseStatus: 200, responseBody: response, expiresAt })
-      .onConflictDoUpdate({
-        // An expired row for the same key is replaced; a live one means another request won the race.
-        target: [idempotencyKeys.tenantId, idempotencyKeys.apiKeyId, idempotencyKeys.method, idempotencyKeys.path, idempotencyKeys.key],
-        set: { requestHash: ctx.requestHash, responseBody: response, createdAt: ctx.now, expiresAt },
-        setWhere: sqlExpired(ctx.now),
-      })
-      .returning({ key: idempotencyKeys.key });
-    if (inserted.length === 0) throw new RetryAfterRace();
+    await saveIdempotentResponse(tx, ctx.idem, {
+      requestHash: ctx.requestHash,
+      status: 200,
+      response,
+      now: ctx.now,
+      ttlHours: config.idempotencyTtlHours,
+    });
   };
 
   if (gate.decision === 'block') {
@@ -240,12 +194,8 @@ async function accept(
   return { httpStatus: 200, body: response, replayed: false };
 }
 
-function sqlExpired(now: Date) {
-  return sql`${idempotencyKeys.expiresAt} <= ${now.toISOString()}::timestamptz`;
-}
-
 /** Secrets can hide in metadata too: every string value in it is redacted before it is stored. */
-function redactJsonStrings(value: unknown): unknown {
+export function redactJsonStrings(value: unknown): unknown {
   if (typeof value === 'string') return redactSecrets(value).text;
   if (Array.isArray(value)) return value.map(redactJsonStrings);
   if (value && typeof value === 'object') {

@@ -1,9 +1,12 @@
 /** How accepted work reaches a worker: the embedded runner (wake-up) or an Inngest event. */
+export type JobKind = 'extraction' | 'correction';
+
 export interface QueuedJob {
   jobId: string;
   tenantId: string;
   userId: string;
-  kind: 'extraction';
+  /** `extraction` (an add) or `correction` (a user correction sent as retrieval feedback). */
+  kind: JobKind;
 }
 
 export interface JobQueue {
@@ -12,3 +15,5 @@ export interface JobQueue {
 }
 
 export const EXTRACTION_QUEUE = 'memory-extraction';
+/** The `queue_name` of correction jobs (docs/lifecycle.md, "Corrections"). */
+export const CORRECTION_QUEUE = 'memory-correction';

@@ -226,3 +226,23 @@ export async function recordAttemptFailure(db: Db, jobId: string, err: unknown):
     .set({ status: 'queued', error: summariseError(err), leaseUntil: null, lockedBy: null, updatedAt: sql`now()` })
     .where(and(eq(extractionJobs.id, jobId), eq(extractionJobs.status, 'running')));
 }
+
+/** Completes a job inside the transaction that stored its results: status, count, metadata, lease released. */
+export async function completeJob(
+  tx: Db,
+  jobId: string,
+  outcome: { status: 'completed' | 'processed'; memoriesCreated: number; extractionMetadata: Record<string, unknown> },
+): Promise<void> {
+  await tx
+    .update(extractionJobs)
+    .set({
+      ...outcome,
+      error: null,
+      errorSummary: null,
+      leaseUntil: null,
+      lockedBy: null,
+      updatedAt: sql`now()`,
+      finishedAt: sql`now()`,
+    })
+    .where(eq(extractionJobs.id, jobId));
+}

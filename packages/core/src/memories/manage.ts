@@ -1,6 +1,6 @@
 /** Listing, deleting and exporting one user's memories (docs/api-choices.md gives the paths). */
 import { randomUUID } from 'node:crypto';
-import { type Db, and, claimRevisions, endUsers, eq, extractionJobs, memories, rows, sourceEvents, sql } from '@memory/db';
+import { type Db, and, claimRevisions, endUsers, eq, extractionJobs, memories, retrievalFeedback, rows, sourceEvents, sql } from '@memory/db';
 import type { SQL } from '@memory/db';
 import { Errors } from '../errors';
 import { decodeCursor, keysetPage } from '../pagination';
@@ -108,6 +108,11 @@ export async function exportUser(db: Db, auth: TenantAuth, externalUserId: strin
     .from(extractionJobs)
     .where(and(eq(extractionJobs.tenantId, auth.tenantId), eq(extractionJobs.userId, user.id)))
     .orderBy(extractionJobs.createdAt, extractionJobs.id);
+  const feedback = await db
+    .select()
+    .from(retrievalFeedback)
+    .where(and(eq(retrievalFeedback.tenantId, auth.tenantId), eq(retrievalFeedback.userId, user.id)))
+    .orderBy(retrievalFeedback.createdAt, retrievalFeedback.id);
   return {
     format_version: EXPORT_FORMAT_VERSION,
     exported_at: now.toISOString(),
@@ -130,5 +135,16 @@ export async function exportUser(db: Db, auth: TenantAuth, externalUserId: strin
       job_id: e.jobId,
     })),
     extraction_jobs: jobs.map((j) => toJobView(j, externalUserId)),
+    retrieval_feedback: feedback.map((f) => ({
+      id: f.id,
+      retrieval_id: f.retrievalId,
+      outcome: f.outcome,
+      used_memory_ids: f.usedMemoryIds,
+      correction: f.correction,
+      agent_confidence: f.agentConfidence,
+      metadata: f.metadata,
+      correction_job_id: f.correctionJobId,
+      created_at: f.createdAt.toISOString(),
+    })),
   };
 }

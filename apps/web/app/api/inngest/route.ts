@@ -2,7 +2,12 @@
  * The Inngest endpoint. Used only in `inngest` job mode; the same functions run in the embedded runner
  * otherwise. Inngest verifies requests with INNGEST_SIGNING_KEY.
  */
-import { createExtractionFunction, createRetentionFunction } from '@memory/jobs';
+import {
+  createCorrectionFunction,
+  createExtractionFunction,
+  createLifecycleFunction,
+  createRetentionFunction,
+} from '@memory/jobs';
 import { serve } from 'inngest/next';
 import { getRuntime } from '@/lib/runtime';
 
@@ -16,7 +21,9 @@ async function get() {
       client: rt.inngest,
       functions: [
         createExtractionFunction(rt.inngest, async () => rt.jobDeps),
+        createCorrectionFunction(rt.inngest, async () => rt.jobDeps),
         createRetentionFunction(rt.inngest, async () => ({ db: rt.db })),
+        createLifecycleFunction(rt.inngest, async () => ({ db: rt.db })),
       ],
     });
   }

@@ -1,5 +1,5 @@
-import { Errors, LIMITS, addMemories, addRequest } from '@memory/core';
-import { json, readJson, requireTenant, route } from '@/lib/http';
+import { Errors, addMemories, addRequest } from '@memory/core';
+import { idempotentJson, readIdempotencyKey, readJson, requireTenant, route } from '@/lib/http';
 
 export const POST = route(async (ctx) => {
   const auth = await requireTenant(ctx);
@@ -10,20 +10,12 @@ export const POST = route(async (ctx) => {
         ? Errors.provInvalid('The source block is invalid.', errors)
         : null,
   });
-  const idempotencyKey = ctx.req.headers.get('idempotency-key') ?? undefined;
-  if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > LIMITS.idempotencyKeyChars)) {
-    throw Errors.validation([
-      { path: 'Idempotency-Key', message: `must be 1 to ${LIMITS.idempotencyKeyChars} characters` },
-    ]);
-  }
+  const idempotencyKey = readIdempotencyKey(ctx.req);
   const outcome = await addMemories(
     { db: ctx.rt.db, config: ctx.rt.config, queue: ctx.rt.queue },
     auth,
     body,
     { idempotencyKey, requestId: ctx.requestId },
   );
-  return json(outcome.body, {
-    status: outcome.httpStatus,
-    headers: outcome.replayed ? { 'Idempotent-Replayed': 'true' } : {},
-  });
+  return idempotentJson(outcome);
 });

@@ -1,0 +1,15 @@
+import { recordRetrievalFeedback, retrievalFeedbackRequest } from '@memory/core';
+import { idempotentJson, readIdempotencyKey, readJson, requireTenant, route } from '@/lib/http';
+
+export const POST = route(async (ctx) => {
+  const auth = await requireTenant(ctx);
+  const body = await readJson(ctx.req, retrievalFeedbackRequest);
+  const idempotencyKey = readIdempotencyKey(ctx.req);
+  const outcome = await recordRetrievalFeedback(
+    { db: ctx.rt.db, config: ctx.rt.config, queue: ctx.rt.queue, activity: ctx.rt.retrieval.activity },
+    auth,
+    body,
+    { idempotencyKey, requestId: ctx.requestId },
+  );
+  return idempotentJson(outcome);
+});

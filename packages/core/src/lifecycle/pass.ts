@@ -1,0 +1,117 @@
+/**
+ * The lifecycle pass: applies `lifecycleStep` (./rules.ts) to every active memory that has not been
+ * stepped for a day, writes the new importance and `lifecycle_at`, archives the memories that fell below
+ * the threshold (with a claim revision ledger entry, actor `lifecycle`; nothing is deleted) and bumps the
+ * `memory_version` of each user whose memories changed, so retrieval's hot tier reloads them.
+ *
+ * The scheduled job (packages/jobs/src/lifecycle.ts) runs it under Inngest (cron) or the embedded scheduler.
+ */
+import { type Db, and, claimRevisions, eq, lte, memories, rows, sql } from '@memory/db';
+import { ledgerRow } from '../memories/ledger';
+import { bumpMemoryVersion } from '../users';
+import { LIFECYCLE, lifecycleStep } from './rules';
+import { writeMemoryScores } from './write';
+
+/** PostgreSQL advisory lock key of the lifecycle pass (migrations 727274, retention 727275). */
+export const LIFECYCLE_LOCK_KEY = 727276;
+export const LIFECYCLE_ACTOR = 'lifecycle';
+
+export interface LifecyclePassOptions {
+  /** Only this tenant's memories (default: every tenant). */
+  tenantId?: string;
+  /** Memories per batch (default LIFECYCLE.batchSize). Each batch is one short transaction. */
+  batchSize?: number;
+  /** When set, each batch first takes `pg_try_advisory_xact_lock(lockKey)`; if taken, the pass stops (`busy`). */
+  lockKey?: number;
+}
+
+export interface LifecyclePassResult {
+  /** Memories stepped (importance recomputed). */
+  stepped: number;
+  /** Memories archived by this pass. */
+  archived: number;
+  /** Users whose memory_version was bumped. */
+  users_changed: number;
+  /** True when the pass stopped because another process held the lifecycle lock. */
+  busy: boolean;
+}
+
+/** Importance changes smaller than this are written but do not invalidate the hot tier. */
+const VISIBLE_CHANGE = 1e-4;
+
+export async function runLifecyclePass(db: Db, now: Date, opts: LifecyclePassOptions = {}): Promise<LifecyclePassResult> {
+  const batchSize = Math.max(1, Math.floor(opts.batchSize ?? LIFECYCLE.batchSize));
+  const total: LifecyclePassResult = { stepped: 0, archived: 0, users_changed: 0, busy: false };
+  for (;;) {
+    const batch = await db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      if (opts.lockKey !== undefined) {
+        const [lock] = await rows<{ locked: boolean }>(tx, sql`SELECT pg_try_advisory_xact_lock(${opts.lockKey}) AS locked`);
+        if (!lock?.locked) return null;
+      }
+      return stepBatch(tx, now, batchSize, opts.tenantId);
+    });
+    if (batch === null) return { ...total, busy: true };
+    total.stepped += batch.stepped;
+    total.archived += batch.archived;
+    total.users_changed += batch.usersChanged;
+    if (batch.stepped < batchSize) return total;
+  }
+}
+
+async function stepBatch(tx: Db, now: Date, batchSize: number, tenantId: string | undefined) {
+  const dueBefore = new Date(now.getTime() - LIFECYCLE.minStepHours * 3_600_000);
+  // Due: active and not stepped (or, never stepped, not created) in the last day. Rows another transaction
+  // is writing are left for the next run; each stepped row leaves the due set, so the loop ends.
+  const due = await tx
+    .select()
+    .from(memories)
+    .where(
+      and(
+        eq(memories.status, 'active'),
+        tenantId ? eq(memories.tenantId, tenantId) : undefined,
+        lte(sql`coalesce(${memories.lifecycleAt}, ${memories.createdAt})`, dueBefore),
+      ),
+    )
+    .orderBy(memories.id)
+    .limit(batchSize)
+    .for('update', { skipLocked: true });
+  if (due.length === 0) return { stepped: 0, archived: 0, usersChanged: 0 };
+
+  const updates: { id: string; importance: number; archive: boolean }[] = [];
+  const ledger: (typeof claimRevisions.$inferInsert)[] = [];
+  const changedUsers = new Set<string>();
+  for (const m of due) {
+    const step = lifecycleStep(m, now);
+    updates.push({ id: m.id, importance: step.importance, archive: step.archive });
+    if (step.archive || Math.abs(step.importance - m.importance) >= VISIBLE_CHANGE) changedUsers.add(m.userId);
+    if (step.archive) {
+      ledger.push({
+        ...ledgerRow(m, {
+          action: 'archived',
+          from: m.status,
+          to: 'archived',
+          reason: `importance fell to ${step.importance.toFixed(3)}, below the archive threshold ${LIFECYCLE.archiveThreshold}, after ${Math.floor(step.idleDays)} days without use`,
+          actor: LIFECYCLE_ACTOR,
+          details: {
+            importance_before: m.importance,
+            importance_after: step.importance,
+            archive_threshold: LIFECYCLE.archiveThreshold,
+            idle_days: Math.round(step.idleDays * 10) / 10,
+            feedback_score: m.feedbackScore,
+            access_count: m.accessCount,
+          },
+        }),
+        createdAt: now,
+      });
+    }
+  }
+  const at = now.toISOString();
+  await writeMemoryScores(
+    tx,
+    updates.map((u) => ({ ...u, lifecycle_at: at })),
+  );
+  if (ledger.length > 0) await tx.insert(claimRevisions).values(ledger);
+  await bumpMemoryVersion(tx, [...changedUsers]);
+  return { stepped: due.length, archived: ledger.length, usersChanged: changedUsers.size };
+}
