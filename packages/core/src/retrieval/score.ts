@@ -1,7 +1,7 @@
 /**
  * Exact hybrid ranking over one user's candidate set (no approximate index: every memory is scored).
  *
- *   relevance = 0.5 × lexical + 0.25 × semantic + 0.1 × importance + 0.05 × recency + 0.1 × entity
+ *   relevance = 0.5 × lexical + 0.25 × semantic + 0.1 × importance + 0.05 × recency + 0.05 × entity
  *               + feedback
  *
  * lexical: BM25 over the user's memories (Snowball stems), mapped into [0, 1) by s / (s + 2);
@@ -19,7 +19,7 @@ export const RANKING = {
   semanticWeight: 0.25,
   importanceWeight: 0.1,
   recencyWeight: 0.05,
-  entityWeight: 0.1,
+  entityWeight: 0.05,
   feedbackWeight: 0.05,
   /** BM25 parameters. */
   k1: 1.2,
