@@ -42,10 +42,11 @@ describe.each(servers())('memory loop on $name', (server) => {
       error: null,
       error_summary: null,
       extraction_metadata: {
-        compositional_pass_attempted: false,
-        compositional_pass_used: false,
-        compositional_entities: 0,
-        compositional_relationships: 0,
+        // the compositional pass: "the user" and Lisbon, and "the user lives_in Lisbon"
+        compositional_pass_attempted: true,
+        compositional_pass_used: true,
+        compositional_entities: 2,
+        compositional_relationships: 1,
         compositional_error: null,
         provider: 'builtin',
       },
