@@ -319,7 +319,10 @@ describe('extractMemories: what later questions need', () => {
 
   it('attributes statements to a named speaker and "you" to the other speaker', () => {
     const r = talk(['Melanie', 'How was the race?'], ['Caroline', 'I ran a charity race for mental health. Your painting inspired me!']);
-    expect(contents(r)).toEqual(['Caroline ran a charity race for mental health.', "Caroline said that Melanie's painting inspired Caroline."]);
+    expect(contents(r)).toEqual([
+      'Caroline ran a charity race for mental health (in reply to Melanie: "How was the race?"; about the race).',
+      'Caroline said that Melanie\'s painting inspired Caroline (in reply to Melanie: "How was the race?"; about the race).',
+    ]);
     expect(r.memories.every((m) => m.messageIndices[0] === 1)).toBe(true);
   });
 
@@ -344,12 +347,17 @@ describe('extractMemories: what later questions need', () => {
   it('adds what a reply refers back to', () => {
     const r = talk(['Melanie', "That's a great painting for the art show! What inspired it?"], ['Caroline', 'I painted this after I visited a LGBTQ center.']);
     expect(contents(r)).toContain(
-      'Caroline painted this after Caroline visited a LGBTQ center (in reply to Melanie about a great painting, the art show).',
+      'Caroline painted this after Caroline visited a LGBTQ center (in reply to Melanie: "What inspired it?"; about a great painting, the art show).',
     );
-    // a statement that stands on its own gets no context
+    expect(contents(r)).toContain("Melanie said that that's a great painting for the art show.");
+    // an answer carries the question it answers
     expect(contents(talk(['Melanie', 'How was the race?'], ['Caroline', 'I ran a charity race for mental health.']))).toEqual([
-      'Caroline ran a charity race for mental health.',
+      'Caroline ran a charity race for mental health (in reply to Melanie: "How was the race?"; about the race).',
     ]);
+    // a statement that stands on its own after a statement gets no context
+    expect(contents(talk(['Melanie', 'I love the beach.'], ['Caroline', 'I ran a charity race for mental health.']))).toContain(
+      'Caroline ran a charity race for mental health.',
+    );
   });
 
   it('splits compound statements of a named speaker', () => {

@@ -385,7 +385,7 @@ function rewriteAddressee(text: string, addressee: string | null): string {
 function reported(text: string, voice: Voice, pastMarker: boolean): string {
   let body = renameUser(rewriteLater(text, pastMarker), voice.subject);
   body = rewriteAddressee(body, voice.addressee).replace(/[\s.,;:!?…\-–—]+$/, '');
-  const first = body.split(/\s/, 1)[0].toLowerCase().replace(/[^a-z']/g, '');
+  const first = body.split(/\s/, 1)[0].toLowerCase().replace(/[^a-z']/g, '').replace(/'(?:s|re|ve|ll|d|m)$/, '');
   if (LOWERCASE_OPENER.has(first)) body = body.charAt(0).toLowerCase() + body.slice(1);
   return `${voice.subject} said that ${body}${/[.!?]["”’)]$/.test(body) ? '' : '.'}`;
 }
@@ -471,24 +471,41 @@ function captionMemory(caption: string, voice: Voice): string {
 const NEEDS_CONTEXT = /\b(?:this|that|it|these|those|they|them|there)\b/i;
 
 /**
- * What a reply is about: the noun phrases of the message it answers (the previous message, when another
- * speaker or the assistant wrote it). Appended to a memory that refers back ("Caroline painted this …
- * (in reply to Melanie about a great painting, the art show)") so it can be found and read on its own.
+ * What a reply is about, from the message it answers (the previous message, when another speaker or the
+ * assistant wrote it): that message's questions and its noun phrases. A memory that refers back ("I painted
+ * this …") carries it, and so does, between named speakers, every answer to a question, so a memory can be
+ * found and read on its own:
+ * "Caroline painted this after Caroline visited a LGBTQ center (in reply to Melanie: "What inspired it?";
+ * about a great painting, the art show)."
  */
-function replyContext(messages: ExtractionInput['messages'], index: number): { who: string; about: string } | null {
+interface ReplyContext {
+  who: string;
+  questions: string[];
+  about: string[];
+}
+
+function replyContext(messages: ExtractionInput['messages'], index: number): ReplyContext | null {
   const prev = messages[index - 1];
   const me = messages[index];
   if (!prev || typeof prev.content !== 'string') return null;
   const other = me.name ? prev.name !== undefined && prev.name !== me.name : prev.role === 'assistant';
   if (!other) return null;
-  const phrases = nounPhrases(splitCaptions(prev.content).text, me.name ? [me.name] : []).slice(0, 5);
-  if (phrases.length === 0) return null;
-  return { who: prev.name ?? 'the assistant', about: phrases.join(', ') };
+  const text = splitCaptions(prev.content).text;
+  const questions = splitSentences(text)
+    .filter((x) => x.question && x.text.length <= 160)
+    .map((x) => stripFillers(x.text).text)
+    .filter((q) => q.split(/\s+/).length >= 2)
+    .slice(-2);
+  const about = nounPhrases(text, me.name ? [me.name] : []).slice(0, 5);
+  if (questions.length === 0 && about.length === 0) return null;
+  return { who: prev.name ?? 'the assistant', questions, about };
 }
 
-function withContext(content: string, ctx: { who: string; about: string } | null): string {
-  if (!ctx) return content;
-  return `${content.replace(/[.!?]+$/, '')} (in reply to ${ctx.who} about ${ctx.about}).`;
+function withContext(content: string, ctx: ReplyContext): string {
+  const parts: string[] = [];
+  if (ctx.questions.length) parts.push(`in reply to ${ctx.who}: ${ctx.questions.map((q) => `"${q}"`).join(' ')}`);
+  if (ctx.about.length) parts.push(`${ctx.questions.length ? '' : `in reply to ${ctx.who} `}about ${ctx.about.join(', ')}`);
+  return `${content.replace(/[.!?]+$/, '')} (${parts.join('; ')}).`;
 }
 
 /** The other speaker nearest to message `index` (the previous one, else the next), for "you". */
@@ -531,7 +548,7 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
     const name = message.name?.trim();
     const voice: Voice = name ? { subject: name, addressee: addresseeOf(input.messages, index), named: true } : DEFAULT_VOICE;
     const { text, captions } = splitCaptions(message.content);
-    let context: { who: string; about: string } | null | undefined;
+    let context: ReplyContext | null | undefined;
     for (const sentence of splitSentences(text)) {
       sentencesConsidered++;
       for (const clause of splitClauses(sentence)) {
@@ -541,8 +558,10 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
           continue;
         }
         const { refersBack, ...memory } = outcome;
-        if (refersBack && context === undefined) context = replyContext(input.messages, index);
-        keep(index, { ...memory, content: refersBack ? withContext(memory.content, context ?? null) : memory.content });
+        if (context === undefined && (refersBack || voice.named)) context = replyContext(input.messages, index);
+        // between people every answer keeps its question; to an assistant, only a statement that refers back
+        const needs = context !== null && (refersBack || (voice.named && context.questions.length > 0));
+        keep(index, { ...memory, content: needs && context ? withContext(memory.content, context) : memory.content });
       }
     }
     for (const caption of captions) {

@@ -89,6 +89,19 @@ describe('rankCandidates', () => {
 });
 
 describe('rankCandidates: semantic signal', () => {
+  it("uses the configured model's vectors when the memory and the query both have one", () => {
+    const idx = buildIndex(
+      [
+        { id: 'a', category: 'fact', importance: 0.5, agentId: null, createdAt: NOW, embedding: Float32Array.from([1, 0]) },
+        { id: 'b', category: 'fact', importance: 0.5, agentId: null, createdAt: NOW, embedding: Float32Array.from([0, 1]) },
+      ],
+      ['The user plays chess.', 'The user plays go.'],
+      null,
+    );
+    expect(rankCandidates(idx, 'board games', {}, 10, NOW, { embedding: Float32Array.from([0.1, 0.99]) })[0].index).toBe(1);
+    expect(rankCandidates(idx, 'board games', {}, 10, NOW, { embedding: Float32Array.from([0.99, 0.1]) })[0].index).toBe(0);
+  });
+
   const vectors = wordVectors();
 
   it('finds a memory that shares no word with the query', () => {
