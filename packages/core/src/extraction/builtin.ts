@@ -560,7 +560,7 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
         const { refersBack, ...memory } = outcome;
         if (context === undefined && (refersBack || voice.named)) context = replyContext(input.messages, index);
         // between people every answer keeps its question; to an assistant, only a statement that refers back
-        const needs = context !== null && (refersBack || (voice.named && context.questions.length > 0));
+        const needs = context != null && (refersBack || (voice.named && context.questions.length > 0));
         keep(index, { ...memory, content: needs && context ? withContext(memory.content, context) : memory.content });
       }
     }
