@@ -26,6 +26,7 @@ import { type Composition, composeMemories } from '../extraction/compose';
 import type { ExtractedMemory, ExtractionResult } from '../extraction/types';
 import type { ConversationMessage } from '../messages';
 import { memoryFingerprint } from '../memories/fingerprint';
+import { completeJob } from './repository';
 
 export class PermanentJobError extends Error {
   override name = 'PermanentJobError';
@@ -125,33 +126,24 @@ export async function storeExtractionResult(
         .where(eq(endUsers.id, job.userId));
     }
     const status: StoreSummary['status'] = created + reinforced > 0 ? 'completed' : 'processed';
-    await tx
-      .update(extractionJobs)
-      .set({
-        status,
-        memoriesCreated: created,
-        pendingCandidatesBuffered: buffered,
-        pendingCandidatesPromoted: promoted,
-        extractionMetadata: {
-          ...(job.extractionMetadata as Record<string, unknown>),
-          ...result.metadata,
-          ...compositional,
-          ...extraMetadata,
-          memories_extracted: result.memories.length,
-          memories_reinforced: reinforced,
-          nothing_to_extract: result.memories.length === 0,
-        },
-        provider: result.metadata.provider,
-        // The job's total over all its attempts (runExtraction includes what failed attempts spent); `{}` while no model was called.
-        tokenUsage: result.usage ?? job.tokenUsage,
-        error: null,
-        errorSummary: null,
-        leaseUntil: null,
-        lockedBy: null,
-        updatedAt: sql`now()`,
-        finishedAt: sql`now()`,
-      })
-      .where(eq(extractionJobs.id, jobId));
+    await completeJob(tx as unknown as Db, jobId, {
+      status,
+      memoriesCreated: created,
+      pendingCandidatesBuffered: buffered,
+      pendingCandidatesPromoted: promoted,
+      extractionMetadata: {
+        ...(job.extractionMetadata as Record<string, unknown>),
+        ...result.metadata,
+        ...compositional,
+        ...extraMetadata,
+        memories_extracted: result.memories.length,
+        memories_reinforced: reinforced,
+        nothing_to_extract: result.memories.length === 0,
+      },
+      provider: result.metadata.provider,
+      // The job's total over all its attempts (runExtraction includes what failed attempts spent); `{}` while no model was called.
+      tokenUsage: result.usage ?? job.tokenUsage,
+    });
     return { status, memories_created: created, memories_reinforced: reinforced };
   });
 }

@@ -231,7 +231,15 @@ export async function recordAttemptFailure(db: Db, jobId: string, err: unknown):
 export async function completeJob(
   tx: Db,
   jobId: string,
-  outcome: { status: 'completed' | 'processed'; memoriesCreated: number; extractionMetadata: Record<string, unknown> },
+  outcome: {
+    status: 'completed' | 'processed';
+    memoriesCreated: number;
+    extractionMetadata: Record<string, unknown>;
+    pendingCandidatesBuffered?: number;
+    pendingCandidatesPromoted?: number;
+    provider?: string;
+    tokenUsage?: unknown;
+  },
 ): Promise<void> {
   await tx
     .update(extractionJobs)
