@@ -6,6 +6,12 @@ export const sha256Hex = (value: string | Buffer): string => createHash('sha256'
 export const KEY_PREFIXES = {
   tenant: 'mem_sk_',
   agent: 'mem_ak_',
+  /** X-Service-UUI: one agent's token for one passport user. */
+  uui: 'mem_uui_',
+  /** Passport session tokens (returned by POST /v1/uui/otp/verify). */
+  passportSession: 'mem_ps_',
+  /** Consent link tokens (POST /v1/tenant/memory-passport/link-token). */
+  link: 'mem_lt_',
 } as const;
 
 export interface GeneratedKey {
