@@ -54,6 +54,19 @@ export interface CandidateIndex {
   postings: Map<string, number[]>;
   avgLength: number;
   vectors: WordVectors | null;
+  /**
+   * Column copies of what every query reads for every memory, so the scoring loop runs over typed arrays:
+   * the offline sentence vectors one after another (`dims` floats each, zeros where a memory has none),
+   * importance, creation time and the feedback term.
+   */
+  columns: {
+    dims: number;
+    vectors: Float32Array;
+    hasVector: Uint8Array;
+    importance: Float64Array;
+    createdAt: Float64Array;
+    feedback: Float64Array;
+  };
 }
 
 export function buildIndex(
@@ -76,7 +89,26 @@ export function buildIndex(
     total += length;
     indexed.push({ ...m, vector: vectors?.embed(contents[i]) ?? null, terms, length });
   });
-  return { memories: indexed, postings, avgLength: indexed.length ? total / indexed.length : 0, vectors };
+  const n = indexed.length;
+  const dims = vectors?.dimensions ?? 0;
+  const columns = {
+    dims,
+    vectors: new Float32Array(n * dims),
+    hasVector: new Uint8Array(n),
+    importance: new Float64Array(n),
+    createdAt: new Float64Array(n),
+    feedback: new Float64Array(n),
+  };
+  indexed.forEach((m, i) => {
+    if (m.vector && m.vector.length === dims) {
+      columns.vectors.set(m.vector, i * dims);
+      columns.hasVector[i] = 1;
+    }
+    columns.importance[i] = m.importance;
+    columns.createdAt[i] = m.createdAt;
+    columns.feedback[i] = RANKING.feedbackWeight * Math.tanh(m.feedbackScore ?? 0);
+  });
+  return { memories: indexed, postings, avgLength: n ? total / n : 0, vectors, columns };
 }
 
 export interface QuerySignals {
@@ -171,37 +203,61 @@ function scoreCandidates(
   signals: QuerySignals,
 ): Ranked[] {
   const n = idx.memories.length;
-  const lexical = bm25Scores(idx, query);
+  const { columns } = idx;
+  const relevance = bm25Scores(idx, query);
+  // lexical, mapped into [0, 1)
+  for (let i = 0; i < n; i++) {
+    const s = relevance[i];
+    relevance[i] = s > 0 ? RANKING.lexicalWeight * (s / (s + RANKING.lexicalSaturation)) : 0;
+  }
+  // semantic: the configured model's vectors where both sides have one, else the offline vectors
   const queryVector = idx.vectors?.embed(query) ?? null;
-  const queryEntities = signals.entities?.length ? signals.entities : null;
-  const categories = filters.categories?.length ? new Set(filters.categories) : null;
-  const decay = Math.LN2 / (RANKING.recencyHalfLifeDays * 86_400_000);
-  const top: Ranked[] = [];
+  const dims = columns.dims;
+  const useEmbedding = signals.embedding ?? null;
   for (let i = 0; i < n; i++) {
     const m = idx.memories[i];
-    if (categories && !categories.has(m.category)) continue;
-    if (filters.agentId && m.agentId !== filters.agentId) continue;
-    if (filters.createdAfter !== undefined && m.createdAt < filters.createdAfter) continue;
-    const s = lexical[i];
     let semantic = 0;
-    if (signals.embedding && m.embedding && m.embedding.length === signals.embedding.length) semantic = cosine(signals.embedding, m.embedding);
-    else if (queryVector && m.vector) semantic = cosine(queryVector, m.vector);
-    let entity = 0;
-    if (queryEntities && m.entities?.length) {
-      for (const e of queryEntities) if (m.entities.includes(e)) entity++;
-      entity /= queryEntities.length;
+    if (useEmbedding && m.embedding && m.embedding.length === useEmbedding.length) semantic = cosine(useEmbedding, m.embedding);
+    else if (queryVector && columns.hasVector[i]) {
+      const off = i * dims;
+      for (let d = 0; d < dims; d++) semantic += queryVector[d] * columns.vectors[off + d];
     }
-    const relevance =
-      RANKING.lexicalWeight * (s / (s + RANKING.lexicalSaturation)) +
-      RANKING.semanticWeight * Math.max(0, semantic) +
-      RANKING.importanceWeight * m.importance +
-      RANKING.recencyWeight * Math.exp(-Math.max(0, now - m.createdAt) * decay) +
-      RANKING.entityWeight * entity +
-      RANKING.feedbackWeight * Math.tanh(m.feedbackScore ?? 0);
-    if (top.length === limit && !better(idx, relevance, i, top[limit - 1])) continue;
+    if (semantic > 0) relevance[i] += RANKING.semanticWeight * semantic;
+  }
+  // entity matches: only the memories linked to an entity the query names
+  const queryEntities = signals.entities?.length ? signals.entities : null;
+  if (queryEntities) {
+    for (let i = 0; i < n; i++) {
+      const linked = idx.memories[i].entities;
+      if (!linked?.length) continue;
+      let hits = 0;
+      for (const e of queryEntities) if (linked.includes(e)) hits++;
+      if (hits) relevance[i] += (RANKING.entityWeight * hits) / queryEntities.length;
+    }
+  }
+  const decay = Math.LN2 / (RANKING.recencyHalfLifeDays * 86_400_000);
+  for (let i = 0; i < n; i++) {
+    relevance[i] +=
+      RANKING.importanceWeight * columns.importance[i] +
+      RANKING.recencyWeight * Math.exp(-Math.max(0, now - columns.createdAt[i]) * decay) +
+      columns.feedback[i];
+  }
+  const categories = filters.categories?.length ? new Set(filters.categories) : null;
+  const filtered = categories !== null || Boolean(filters.agentId) || filters.createdAfter !== undefined;
+  // the best `limit`, kept in a list sorted best first (limit is small: at most 2 × 50 + 5)
+  const top: Ranked[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = relevance[i];
+    if (top.length === limit && !better(idx, r, i, top[limit - 1])) continue;
+    if (filtered) {
+      const m = idx.memories[i];
+      if (categories && !categories.has(m.category)) continue;
+      if (filters.agentId && m.agentId !== filters.agentId) continue;
+      if (filters.createdAfter !== undefined && m.createdAt < filters.createdAfter) continue;
+    }
     let pos = top.length;
-    while (pos > 0 && better(idx, relevance, i, top[pos - 1])) pos--;
-    top.splice(pos, 0, { index: i, relevance });
+    while (pos > 0 && better(idx, r, i, top[pos - 1])) pos--;
+    top.splice(pos, 0, { index: i, relevance: r });
     if (top.length > limit) top.pop();
   }
   return top;
