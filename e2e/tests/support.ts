@@ -19,11 +19,24 @@ export async function signIn(page: Page, email: string) {
   await page.getByLabel('E-mail address').fill(email);
   await page.getByRole('button', { name: 'Send sign-in code' }).click();
   await expect(page.getByRole('status')).toContainText('sign-in code is on its way');
+  await enterMailedCode(page, email, /Your sign-in code is (\d{6})/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+}
+
+/** Reads the newest code mailed to `email` from the development mailbox and submits it on `page`. */
+export async function enterMailedCode(page: Page, email: string, pattern: RegExp) {
   const mailbox = await page.context().newPage();
   await mailbox.goto('/dev/mailbox');
-  const code = /Your sign-in code is (\d{6})/.exec(await mailbox.getByRole('article', { name: `Message to ${email}` }).innerText())?.[1];
+  const code = pattern.exec(await mailbox.getByRole('article', { name: `Message to ${email}` }).first().innerText())?.[1];
   await mailbox.close();
   await page.getByLabel('Sign-in code').fill(code as string);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+}
+
+/** Signs in to the passport on a page showing the consent app's sign-in form (/connect, /passport). */
+export async function passportSignIn(page: Page, email: string) {
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByRole('button', { name: 'Send sign-in code' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'sign-in code is on its way' })).toBeVisible();
+  await enterMailedCode(page, email, /Your passport sign-in code is (\d{6})/);
 }

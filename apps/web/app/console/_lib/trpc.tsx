@@ -1,6 +1,6 @@
 'use client';
 /**
- * The console's client: TanStack Query over tRPC (@trpc/tanstack-react-query). Only the router's *type*
+ * The console's (and the consent app's) client: TanStack Query over tRPC (@trpc/tanstack-react-query). Only the router's *type*
  * comes from @memory/api; no server code or secret reaches the browser. Mutations carry the session's CSRF
  * token (from auth.me) in `x-csrf-token`; an UNAUTHORIZED answer anywhere sends the admin to sign in.
  */
@@ -35,12 +35,24 @@ function toLogin(err: unknown) {
   }
 }
 
-export function ConsoleProviders({ children }: { children: ReactNode }) {
+/**
+ * TanStack Query + tRPC for a client area of the app (the console, the consent app). `csrf` gives the token to
+ * send as `x-csrf-token`; `onUnauthorized` runs when any call answers UNAUTHORIZED.
+ */
+export function TrpcProviders({
+  children,
+  csrf,
+  onUnauthorized,
+}: {
+  children: ReactNode;
+  csrf: () => string;
+  onUnauthorized?: (err: unknown) => void;
+}) {
   const [queryClient] = useState(
     () =>
       new QueryClient({
-        queryCache: new QueryCache({ onError: toLogin }),
-        mutationCache: new MutationCache({ onError: toLogin }),
+        queryCache: new QueryCache({ onError: onUnauthorized }),
+        mutationCache: new MutationCache({ onError: onUnauthorized }),
         defaultOptions: {
           queries: { staleTime: 5_000, refetchOnWindowFocus: false, retry: (n, err) => !(err instanceof TRPCClientError) && n < 2 },
         },
@@ -48,7 +60,15 @@ export function ConsoleProviders({ children }: { children: ReactNode }) {
   );
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
-      links: [httpBatchLink({ url: '/api/trpc', headers: () => (csrfToken ? { 'x-csrf-token': csrfToken } : {}) })],
+      links: [
+        httpBatchLink({
+          url: '/api/trpc',
+          headers: () => {
+            const token = csrf();
+            return token ? { 'x-csrf-token': token } : {};
+          },
+        }),
+      ],
     }),
   );
   return (
@@ -57,5 +77,13 @@ export function ConsoleProviders({ children }: { children: ReactNode }) {
         {children}
       </TRPCProvider>
     </QueryClientProvider>
+  );
+}
+
+export function ConsoleProviders({ children }: { children: ReactNode }) {
+  return (
+    <TrpcProviders csrf={() => csrfToken} onUnauthorized={toLogin}>
+      {children}
+    </TrpcProviders>
   );
 }

@@ -1,0 +1,184 @@
+/**
+ * The consent app end to end (docs/consent-app.md): a tenant's agent asks a passport user for access through
+ * /connect, the user signs in with an e-mailed code and approves (or declines), the agent's backend exchanges
+ * the link token and uses the universal store, and the user revokes the agent on /passport.
+ */
+import { type APIRequestContext, expect, test } from '@playwright/test';
+import { passportSignIn, tenantWithAdmin } from './support';
+
+const SHOTS = '../docs/screenshots';
+
+/** A tenant, one of its global agents (no redirect: the consent page says "done") and a link token for `u-42`. */
+async function agentWithLink(request: APIRequestContext, name: string) {
+  const { apiKey } = await tenantWithAdmin(request, `e2e-${name.toLowerCase().replace(/\W+/g, '-')}`);
+  const created = await request.post('/v1/agents/global', {
+    headers: { authorization: `ApiKey ${apiKey}` },
+    data: {
+      name,
+      description: 'Plans your trips and remembers what you like.',
+      website_url: 'https://trips.example',
+      default_categories_requested: ['fact', 'preference'],
+      redirect_uri: '',
+    },
+  });
+  expect(created.status()).toBe(201);
+  const agent = (await created.json()).data as { id: string; raw_agent_api_key: string };
+  const link = await request.post('/v1/tenant/memory-passport/link-token', {
+    headers: { authorization: `ApiKey ${apiKey}` },
+    data: { agent_id: agent.id, external_user_id: 'u-42' },
+  });
+  expect(link.status()).toBe(201);
+  const { link_token } = (await link.json()).data as { link_token: string };
+  return { agentId: agent.id, agentKey: agent.raw_agent_api_key, linkToken: link_token };
+}
+
+const connectUrl = (agentId: string, linkToken: string) =>
+  `/connect?agent_id=${encodeURIComponent(agentId)}&link_token=${encodeURIComponent(linkToken)}`;
+
+const exchange = (request: APIRequestContext, agentKey: string, linkToken: string) =>
+  request.post('/v1/agents/passport-token', { headers: { authorization: `ApiKey ${agentKey}` }, data: { link_token: linkToken } });
+
+const universal = (agentKey: string, uui: string) => ({ authorization: `ApiKey ${agentKey}`, 'x-service-uui': uui });
+
+async function addUniversal(request: APIRequestContext, agentKey: string, uui: string, content: string) {
+  const res = await request.post('/v1/universal/memories/add', {
+    headers: universal(agentKey, uui),
+    data: { messages: [{ role: 'user', content }] },
+  });
+  expect(res.status()).toBe(200);
+  const { job_id } = await res.json();
+  expect(job_id).toBeTruthy();
+  await expect
+    .poll(async () => (await (await request.get(`/v1/universal/memories/jobs/${job_id}`, { headers: universal(agentKey, uui) })).json()).data.status)
+    .toBe('completed');
+}
+
+async function retrieveUniversal(request: APIRequestContext, agentKey: string, uui: string) {
+  const res = await request.post('/v1/universal/memories/retrieve', {
+    headers: universal(agentKey, uui),
+    data: { query: 'what do you know about the user?' },
+  });
+  expect(res.status()).toBe(200);
+  return res.json() as Promise<{ data: { content: string; category: string }[]; permission_error: string | null }>;
+}
+
+test('a user approves an agent on /connect, the agent reads only the granted categories, the user revokes it on /passport', async ({ page, request }) => {
+  const { agentId, agentKey, linkToken } = await agentWithLink(request, 'Trip Planner');
+  const email = `passport-${Date.now()}@example.com`;
+
+  await page.goto(connectUrl(agentId, linkToken));
+  await expect(page.getByRole('heading', { level: 1, name: 'Connect Trip Planner to your Memory Passport' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Who is asking' })).toContainText('Plans your trips and remembers what you like.');
+  await passportSignIn(page, email);
+
+  const what = page.getByRole('group', { name: 'What may Trip Planner use?' });
+  await expect(what.getByRole('checkbox', { name: /Facts about you/ })).toBeChecked();
+  await expect(what.getByRole('checkbox', { name: /Your preferences/ })).toBeChecked();
+  await expect(what.getByRole('checkbox', { name: /Your goals/ })).not.toBeChecked();
+  await expect(page.getByText('Verified', { exact: true })).toHaveCount(0);
+  await page.getByRole('group', { name: 'Access' }).getByRole('radio', { name: /Read and write/ }).check();
+  await page.screenshot({ path: `${SHOTS}/passport-consent.png`, fullPage: true });
+
+  await page.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByRole('heading', { name: "You're connected — you can close this page" })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/passport-connected.png`, fullPage: true });
+
+  // The agent's backend exchanges the link token it holds for the user's X-Service-UUI token, once.
+  const exchanged = await exchange(request, agentKey, linkToken);
+  expect(exchanged.status()).toBe(200);
+  const issued = (await exchanged.json()).data;
+  expect(issued).toMatchObject({ token_type: 'X-Service-UUI', external_user_id: 'u-42', categories: ['fact', 'preference'], access_type: 'read_write' });
+  const uui = issued.uui_token as string;
+  const replay = await exchange(request, agentKey, linkToken);
+  expect(replay.status()).toBe(409);
+  expect((await replay.json()).code).toBe('link_token_used');
+
+  // A granted category (fact) and one that is not granted (goal).
+  await addUniversal(request, agentKey, uui, 'I live in Berlin.');
+  await addUniversal(request, agentKey, uui, 'I want to learn Japanese.');
+  const before = await retrieveUniversal(request, agentKey, uui);
+  expect(before.permission_error).toBeNull();
+  expect(before.data.map((m) => m.content)).toEqual(['The user lives in Berlin.']);
+  expect(before.data.every((m) => ['fact', 'preference'].includes(m.category))).toBe(true);
+
+  // The used link now says so.
+  await page.goto(connectUrl(agentId, linkToken));
+  await expect(page.getByRole('heading', { name: 'This link has already been used' })).toBeVisible();
+
+  await page.goto('/passport');
+  await expect(page.getByRole('heading', { level: 1, name: 'Your Memory Passport' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Connected agents' })).toHaveAttribute('aria-selected', 'true');
+  const card = page.getByRole('article', { name: 'Trip Planner' });
+  await expect(card).toContainText('Read and write');
+  await expect(card.getByRole('list', { name: 'What Trip Planner may use' })).toContainText('Facts about you');
+  await expect(card.getByRole('list', { name: 'What Trip Planner may use' })).toContainText('Your preferences');
+  await page.getByRole('tab', { name: 'Connections' }).click();
+  await expect(page.getByRole('button', { name: 'Disconnect Trip Planner' })).toBeVisible();
+  await page.getByRole('tab', { name: 'Connected agents' }).click();
+  await page.screenshot({ path: `${SHOTS}/passport-agents.png`, fullPage: true });
+
+  await card.getByRole('button', { name: 'Revoke Trip Planner' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Trip Planner can no longer use your passport.' })).toBeVisible();
+  await expect(page.getByText('No agent can use your passport.')).toBeVisible();
+
+  const after = await retrieveUniversal(request, agentKey, uui);
+  expect(after.permission_error).toBe('no_grant_for_user');
+  expect(after.data).toEqual([]);
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'You have signed out.' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Sign in to your Memory Passport' })).toBeVisible();
+});
+
+test('a user declines on /connect: nothing is connected and the agent cannot exchange the link', async ({ page, request }) => {
+  const { agentId, agentKey, linkToken } = await agentWithLink(request, 'Decline Bot');
+  await page.goto(connectUrl(agentId, 'mem_lt_not-a-real-token'));
+  await expect(page.getByRole('heading', { name: 'This link is not valid' })).toBeVisible();
+
+  await page.goto(connectUrl(agentId, linkToken));
+  await passportSignIn(page, `decline-${Date.now()}@example.com`);
+  await page.getByRole('button', { name: 'Decline' }).click();
+  await expect(page.getByRole('heading', { name: 'You declined' })).toBeVisible();
+
+  const refused = await exchange(request, agentKey, linkToken);
+  expect(refused.status()).toBe(403);
+  expect((await refused.json()).code).toBe('link_token_declined');
+
+  await page.goto('/passport');
+  await expect(page.getByText('No agent can use your passport.')).toBeVisible();
+  await page.getByRole('tab', { name: 'Connections' }).click();
+  await expect(page.getByText('No accounts are connected.')).toBeVisible();
+
+  // Deleting the passport signs the user out.
+  await page.getByRole('tab', { name: 'Delete my passport' }).click();
+  const remove = page.getByRole('button', { name: 'Delete my passport' });
+  await expect(remove).toBeDisabled();
+  await page.getByLabel('Type DELETE MY PASSPORT to confirm').fill('DELETE MY PASSPORT');
+  await remove.click();
+  await expect(page.getByRole('status').filter({ hasText: 'Your passport has been deleted and you have been signed out.' })).toBeVisible();
+  await expect(page.getByLabel('E-mail address')).toBeVisible();
+});
+
+test('the consent pages refuse to be framed and are not cached', async ({ page, request, baseURL }) => {
+  for (const path of ['/connect?agent_id=x&link_token=y', '/passport']) {
+    const res = await request.get(path);
+    expect(res.status()).toBe(200);
+    const h = res.headers();
+    expect(h['x-frame-options']).toBe('DENY');
+    expect(h['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(h['cache-control']).toContain('no-store');
+    expect(h['referrer-policy']).toBe('no-referrer');
+  }
+  // A page of another origin that frames /connect: Chromium refuses to render it (the frame shows an error page).
+  await page.route('http://framer.test/', (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<iframe onload="window.frameLoaded = true" src="${new URL('/connect?agent_id=x&link_token=y', baseURL).href}"></iframe>`,
+    }),
+  );
+  await page.goto('http://framer.test/');
+  await page.waitForFunction(() => (window as unknown as { frameLoaded?: boolean }).frameLoaded === true);
+  const child = page.mainFrame().childFrames()[0];
+  expect(child.url()).not.toContain('/connect');
+  expect(await child.evaluate(() => document.body?.innerText ?? '').catch(() => '')).not.toContain('Memory Passport');
+});
