@@ -10,32 +10,19 @@ import { authenticateUniversalAgent } from '@memory/core';
 import { createDatabase } from '@memory/db';
 import postgres from 'postgres';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { TrpcClient, type TrpcResult, mailboxCodes, randomIp, wrongCode } from './browser';
 import { Api, servers, tenantApi } from './client';
 import type { ServerInfo } from './server';
 
 const rand = () => Math.random().toString(36).slice(2, 10);
-const randomIp = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
-const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 const PUBLIC_FIELDS = ['default_categories_requested', 'description', 'id', 'is_verified', 'logo_url', 'name', 'website_url'];
 
-const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-
-/** Passport codes sent to the address, newest first, from the /dev/mailbox page. */
-async function mailboxCodes(server: ServerInfo, email: string): Promise<string[]> {
-  const res = await fetch(`${server.baseUrl}/dev/mailbox`);
-  expect(res.status).toBe(200);
-  const codes: string[] = [];
-  for (const m of (await res.text()).matchAll(/<article[^>]*data-to="([^"]*)"[^>]*>([\s\S]*?)<\/article>/g)) {
-    if (decode(m[1]) !== email) continue;
-    const code = /Your passport sign-in code is (\d{6})/.exec(m[2]);
-    if (code) codes.push(code[1]);
-  }
-  return codes;
-}
+/** Passport codes sent to the address, newest first. */
+const passportCodes = (server: ServerInfo, email: string) => mailboxCodes(server, email, /Your passport sign-in code is (\d{6})/);
 
 async function readCode(server: ServerInfo, email: string): Promise<string> {
-  const [code] = await mailboxCodes(server, email.toLowerCase());
+  const [code] = await passportCodes(server, email.toLowerCase());
   if (!code) throw new Error(`no passport mail for ${email}`);
   return code;
 }
@@ -62,47 +49,11 @@ class PassportApi {
   }
 }
 
-interface TrpcResult {
-  status: number;
-  headers: Headers;
-  body: any;
-}
-
 /** The consent app in a browser: the `mem_passport` cookie and the CSRF header. */
-class ConsentBrowser {
-  cookie: string | null = null;
-  csrf: string | null = null;
-  readonly seen: string[] = [];
-  constructor(
-    readonly server: ServerInfo,
-    readonly ip = randomIp(),
-  ) {}
-
-  private async send(method: 'GET' | 'POST', path: string, input: unknown, headers: Record<string, string>): Promise<TrpcResult> {
-    const base = `${this.server.baseUrl}/api/trpc/passport.${path}`;
-    const res = await fetch(method === 'GET' ? `${base}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}` : base, {
-      method,
-      headers: {
-        'x-forwarded-for': this.ip,
-        ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
-        ...(this.cookie ? { cookie: this.cookie } : {}),
-        ...headers,
-      },
-      body: method === 'POST' ? JSON.stringify(input ?? {}) : undefined,
-    });
-    const setCookie = res.headers.get('set-cookie');
-    if (setCookie) {
-      const [pair] = setCookie.split(';');
-      this.cookie = pair.endsWith('=') ? null : pair;
-    }
-    const text = await res.text();
-    this.seen.push(text);
-    return { status: res.status, headers: res.headers, body: JSON.parse(text) };
+class ConsentBrowser extends TrpcClient {
+  constructor(server: ServerInfo) {
+    super(server, randomIp(), 'passport.');
   }
-
-  query = (path: string, input?: unknown, headers: Record<string, string> = {}) => this.send('GET', path, input, headers);
-  mutate = (path: string, input?: unknown, headers: Record<string, string> = {}) =>
-    this.send('POST', path, input, { ...(this.csrf ? { 'x-csrf-token': this.csrf } : {}), ...headers });
 
   async signIn(email: string) {
     expect((await this.mutate('sendCode', { email })).status).toBe(200);
@@ -362,7 +313,7 @@ describe.each(servers())('passport on $name', (server) => {
     expect((await c.request('POST', '/v1/uui/otp/send', { email: 'not-an-address' })).status).toBe(422);
 
     // the newest code replaced the first; 5 wrong tries kill it
-    const codes = await mailboxCodes(server, known);
+    const codes = await passportCodes(server, known);
     expect(codes).toHaveLength(2);
     const code = codes[0];
     for (let i = 0; i < 5; i++) expect((await c.request('POST', '/v1/uui/otp/verify', { email: known, code: wrongCode(code) })).status).toBe(401);
