@@ -9,7 +9,9 @@ import {
   type FieldError,
   LIMITS,
   type TenantAuth,
+  type UniversalAgentAuth,
   authenticateApiKey,
+  authenticateUniversalAgent,
   constantTimeEqual,
   describeError,
   toProblem,
@@ -53,6 +55,18 @@ export async function requireTenant(ctx: RouteContext<unknown>): Promise<TenantA
   const auth = await authenticateApiKey(ctx.rt.db, match[1]);
   if (!auth) throw Errors.unauthorized('The API key is unknown or revoked.');
   return auth;
+}
+
+/**
+ * The universal endpoints' credentials: `Authorization: ApiKey <agent key>` and `X-Service-UUI: <token>`
+ * (docs/passport-universal.md). Missing or malformed headers are 401 like unknown ones.
+ */
+export async function requireUniversalAgent(ctx: RouteContext<unknown>): Promise<UniversalAgentAuth> {
+  const key = /^ApiKey\s+(\S+)\s*$/i.exec(ctx.req.headers.get('authorization') ?? '');
+  if (!key) throw Errors.unauthorized('Send `Authorization: ApiKey <agent key>` and `X-Service-UUI: <token>`.');
+  const token = (ctx.req.headers.get('x-service-uui') ?? '').trim();
+  if (!token) throw Errors.unauthorized('Send the passport user’s token in `X-Service-UUI`.');
+  return authenticateUniversalAgent(ctx.rt.db, key[1], token);
 }
 
 /** The admin API exists only when MEMORY_ADMIN_TOKEN is configured; otherwise it answers 404. */
