@@ -8,6 +8,14 @@ import { sha256Hex } from '../crypto';
 import { ApiError, Errors } from '../errors';
 import { authenticateAgentKey } from './agents';
 
+/** What the universal endpoints know about their caller (docs/passport-universal.md). */
+export interface UniversalAgentAuth {
+  agent: { id: string; tenantId: string; name: string };
+  passportUserId: string;
+  /** The active grant of this (passport user, agent), or null: add and retrieve decide what that means for them. */
+  grant: { id: string; categories: string[]; accessType: 'read_only' | 'read_write' } | null;
+}
+
 export const uuiTokenInvalid = () =>
   new ApiError(
     401,
@@ -29,11 +37,7 @@ export async function authenticateUniversalAgent(
   db: Db,
   agentKey: string,
   uuiToken: string,
-): Promise<{
-  agent: { id: string; tenantId: string; name: string };
-  passportUserId: string;
-  grant: { id: string; categories: string[]; accessType: 'read_only' | 'read_write' } | null;
-}> {
+): Promise<UniversalAgentAuth> {
   const agent = agentKey ? await authenticateAgentKey(db, agentKey) : null;
   if (!agent) throw Errors.unauthorized('Send `Authorization: ApiKey <agent key>` with a valid global agent key.');
   if (!uuiToken || !uuiToken.startsWith('mem_uui_') || uuiToken.length > 200) throw uuiTokenInvalid();
