@@ -48,9 +48,9 @@ async function addUniversal(request: APIRequestContext, agentKey: string, uui: s
   expect(res.status()).toBe(200);
   const { job_id } = await res.json();
   expect(job_id).toBeTruthy();
-  await expect
-    .poll(async () => (await (await request.get(`/v1/universal/memories/jobs/${job_id}`, { headers: universal(agentKey, uui) })).json()).data.status)
-    .toBe('completed');
+  const job = async () => (await (await request.get(`/v1/universal/memories/jobs/${job_id}`, { headers: universal(agentKey, uui) })).json()).data;
+  await expect.poll(async () => ['queued', 'running'].includes((await job()).status)).toBe(false);
+  return job() as Promise<{ status: string; memories_created: number; extraction_metadata: Record<string, unknown> }>;
 }
 
 async function retrieveUniversal(request: APIRequestContext, agentKey: string, uui: string) {
@@ -59,7 +59,11 @@ async function retrieveUniversal(request: APIRequestContext, agentKey: string, u
     data: { query: 'what do you know about the user?' },
   });
   expect(res.status()).toBe(200);
-  return res.json() as Promise<{ data: { content: string; category: string }[]; permission_error: string | null }>;
+  return res.json() as Promise<{
+    data: { content: string; category: string }[];
+    permission_error: string | null;
+    clarification_question: string | null;
+  }>;
 }
 
 test('a user approves an agent on /connect, the agent reads only the granted categories, the user revokes it on /passport', async ({ page, request }) => {
@@ -94,12 +98,20 @@ test('a user approves an agent on /connect, the agent reads only the granted cat
   expect((await replay.json()).code).toBe('link_token_used');
 
   // A granted category (fact) and one that is not granted (goal).
-  await addUniversal(request, agentKey, uui, 'I live in Berlin.');
-  await addUniversal(request, agentKey, uui, 'I want to learn Japanese.');
+  expect(await addUniversal(request, agentKey, uui, 'I live in Berlin.')).toMatchObject({ status: 'completed', memories_created: 1 });
+  const outside = await addUniversal(request, agentKey, uui, 'I want to learn Japanese.');
+  expect(outside).toMatchObject({ status: 'processed', memories_created: 0 });
+  expect(outside.extraction_metadata.dropped_outside_grant).toBe(1);
   const before = await retrieveUniversal(request, agentKey, uui);
   expect(before.permission_error).toBeNull();
   expect(before.data.map((m) => m.content)).toEqual(['The user lives in Berlin.']);
   expect(before.data.every((m) => ['fact', 'preference'].includes(m.category))).toBe(true);
+
+  // Another agent session says the user moved: the two claims conflict and wait for the user's answer.
+  await addUniversal(request, agentKey, uui, 'I live in Munich.');
+  const asking = await retrieveUniversal(request, agentKey, uui);
+  expect(asking.clarification_question).toBe('Do you currently live in Berlin or in Munich?');
+  expect(asking.data).toEqual([]);
 
   // The used link now says so.
   await page.goto(connectUrl(agentId, linkToken));
@@ -114,6 +126,17 @@ test('a user approves an agent on /connect, the agent reads only the granted cat
   await expect(card.getByRole('list', { name: 'What Trip Planner may use' })).toContainText('Your preferences');
   await page.getByRole('tab', { name: 'Connections' }).click();
   await expect(page.getByRole('button', { name: 'Disconnect Trip Planner' })).toBeVisible();
+  await page.getByRole('tab', { name: 'Pending questions' }).click();
+  await page
+    .getByRole('group', { name: 'Do you currently live in Berlin or in Munich?' })
+    .getByRole('button', { name: 'The user lives in Munich.' })
+    .click();
+  await expect(page.getByRole('status').filter({ hasText: 'Kept: The user lives in Munich.' })).toBeVisible();
+  await expect(page.getByText('No pending questions.')).toBeVisible();
+  const answered = await retrieveUniversal(request, agentKey, uui);
+  expect(answered.clarification_question).toBeNull();
+  expect(answered.data.map((m) => m.content)).toEqual(['The user lives in Munich.']);
+
   await page.getByRole('tab', { name: 'Connected agents' }).click();
   await page.screenshot({ path: `${SHOTS}/passport-agents.png`, fullPage: true });
 

@@ -11,6 +11,7 @@ import { generateKey, listPassportQuestions } from '@memory/core';
 import { createDatabase } from '@memory/db';
 import postgres from 'postgres';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { TrpcClient, mailboxCodes, randomIp } from './browser';
 import { Api, type ApiResponse, servers } from './client';
 
 describe.each(servers())('universal credentials on $name', (server) => {
@@ -41,6 +42,8 @@ describe.each(servers())('universal credentials on $name', (server) => {
       expect(doc.paths[path], path).toBeDefined();
     }
     expect(doc.components.securitySchemes.ServiceUui).toMatchObject({ in: 'header', name: 'X-Service-UUI' });
+    expect(doc.paths['/v1/uui/me/questions'].get.security).toEqual([{ PassportSession: [] }]);
+    expect(doc.paths['/v1/uui/me/questions/{review_id}/resolve'].post.security).toEqual([{ PassportSession: [] }]);
   });
 });
 
@@ -240,5 +243,65 @@ describe('universal store on postgres', () => {
     expect(questions).toHaveLength(1);
     expect(questions[0]).toMatchObject({ subject: 'residence', question: 'Do you currently live in Lisbon or in Porto?' });
     expect(questions[0].options.map((o) => o.content)).toEqual(['The user lives in Lisbon.', 'The user lives in Porto.']);
+  });
+  it('the passport user answers pending questions: GET /v1/uui/me/questions, POST …/resolve, passport.questions / answerQuestion', async () => {
+    const email = `${crypto.randomUUID()}@example.test`;
+    const ip = randomIp();
+    const code = async () => (await mailboxCodes(server!, email, /Your passport sign-in code is (\d{6})/))[0];
+    const rest = (method: string, path: string, body?: unknown, token?: string) =>
+      new Api(server!).request(method, path, body, { 'x-forwarded-for': ip, ...(token ? { authorization: `Bearer ${token}` } : {}) });
+    expect((await rest('POST', '/v1/uui/otp/send', { email })).status).toBe(200);
+    const verified = await rest('POST', '/v1/uui/otp/verify', { email, code: await code() });
+    expect(verified.status).toBe(200);
+    const token = verified.body.data.session_token as string;
+    const user = verified.body.data.passport.id as string;
+
+    const a = await agentFor(user, { categories: ['fact'], access: 'read_write' });
+    const b = await agentFor(user, { categories: ['fact'], access: 'read_write' });
+    await say(a, 'I live in Lisbon.');
+    await say(b, 'I live in Porto.');
+
+    expect((await rest('GET', '/v1/uui/me/questions')).status).toBe(401);
+    const listed = await rest('GET', '/v1/uui/me/questions', undefined, token);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toHaveLength(1);
+    const [q] = listed.body.data;
+    expect(q.question).toBe('Do you currently live in Lisbon or in Porto?');
+    const porto = q.options.find((o: { content: string }) => o.content === 'The user lives in Porto.');
+    const resolve = (id: string, keep: unknown, t: string | undefined = token) =>
+      rest('POST', `/v1/uui/me/questions/${id}/resolve`, { keep_memory_id: keep }, t);
+    expect((await resolve(q.id, porto.memory_id, undefined)).status).toBe(401);
+    expectProblem(await resolve(q.id, crypto.randomUUID()), 422, 'validation_failed');
+    expectProblem(await resolve(q.id, 'not-a-uuid'), 422, 'validation_failed');
+    expectProblem(await resolve(crypto.randomUUID(), porto.memory_id), 404, 'not_found');
+    expectProblem(await resolve('not-a-uuid', porto.memory_id), 404, 'not_found');
+    const resolved = await resolve(q.id, porto.memory_id);
+    expect(resolved.status).toBe(200);
+    expect(resolved.body.data).toMatchObject({ id: q.id, status: 'resolved', resolution_memory_id: porto.memory_id });
+    expectProblem(await resolve(q.id, porto.memory_id), 409, 'conflict');
+    expect((await a.retrieve({ query: 'where does the user live' })).body.data.map((m: { content: string }) => m.content)).toEqual([
+      'The user lives in Porto.',
+    ]);
+    expect((await rest('GET', '/v1/uui/me/questions', undefined, token)).body.data).toEqual([]);
+
+    // The consent app: the same through passport.questions / passport.answerQuestion (CSRF header required).
+    await say(a, 'I live in Madrid.');
+    const browser = new TrpcClient(server!, ip, 'passport.');
+    expect((await browser.mutate('sendCode', { email })).status).toBe(200);
+    const signedIn = await browser.mutate('verifyCode', { email, code: await code() });
+    expect(signedIn.status).toBe(200);
+    const asked = await browser.query('questions');
+    expect(asked.status).toBe(200);
+    const [q2] = asked.body.result.data;
+    expect(q2.question).toBe('Do you currently live in Porto or in Madrid?');
+    const madrid = q2.options.find((o: { content: string }) => o.content === 'The user lives in Madrid.');
+    expect((await browser.mutate('answerQuestion', { reviewId: q2.id, keepMemoryId: madrid.memory_id })).status).toBe(403);
+    browser.csrf = signedIn.body.result.data.csrfToken;
+    const answered = await browser.mutate('answerQuestion', { reviewId: q2.id, keepMemoryId: madrid.memory_id });
+    expect(answered.status).toBe(200);
+    expect(answered.body.result.data).toMatchObject({ status: 'resolved', resolution_memory_id: madrid.memory_id });
+    expect((await b.retrieve({ query: 'where does the user live' })).body.data.map((m: { content: string }) => m.content)).toEqual([
+      'The user lives in Madrid.',
+    ]);
   });
 });

@@ -30,6 +30,9 @@ import {
   universalJob,
   universalRetrieveRequest,
   universalRetrieveResponse,
+  passportQuestion,
+  resolvePassportQuestionRequest,
+  resolvedPassportQuestion,
 } from '@memory/core';
 import {
   PAYLOAD_RETENTION_DAYS_MAX,
@@ -664,6 +667,31 @@ function passportPaths() {
           '200': ok(envelope(z.object({ id: z.string().uuid(), disconnected: z.literal(true) }))),
           ...sessionErrors,
           '404': problem('No such connection of this passport.'),
+        },
+      },
+    },
+    '/v1/uui/me/questions': {
+      get: {
+        operationId: 'listPassportQuestions',
+        summary: 'Pending questions: conflicting universal memories only the user can settle, oldest first',
+        description: 'Each question has two `options` (the conflicting claims); while it is open, neither claim is retrieved by any agent.',
+        security: passport,
+        responses: { '200': ok(envelope(z.array(passportQuestion))), ...sessionErrors },
+      },
+    },
+    '/v1/uui/me/questions/{review_id}/resolve': {
+      post: {
+        operationId: 'resolvePassportQuestion',
+        summary: 'Answer a pending question: keep one option, archive the other',
+        security: passport,
+        parameters: [idParam('review_id')],
+        requestBody: body(resolvePassportQuestionRequest),
+        responses: {
+          '200': ok(envelope(resolvedPassportQuestion)),
+          ...sessionErrors,
+          '404': problem('No such question of this passport.'),
+          '409': problem('`conflict`: the question has already been answered.'),
+          '422': problem('`validation_failed`: `keep_memory_id` is missing or is not one of the options.'),
         },
       },
     },

@@ -19,8 +19,10 @@ import {
   endPassportSession,
   listConnections,
   listGrants,
+  listPassportQuestions,
   memoryCategory,
   passportEmail,
+  resolvePassportQuestion,
   resolvePassportSession,
   revokeGrant,
   sendPassportCode,
@@ -140,6 +142,14 @@ export const passportRouter = router({
   disconnect: passportProcedure
     .input(z.object({ connectionId: z.string().min(1).max(100) }))
     .mutation(({ ctx, input }) => disconnect(ctx.db, ctx.me.passportUserId, input.connectionId)),
+
+  /** Pending questions: conflicting universal memories only the user can settle (docs/passport-universal.md). */
+  questions: passportProcedure.query(({ ctx }) => listPassportQuestions(ctx.db, ctx.me.passportUserId)),
+
+  /** The user keeps one option of a question; the other claim is archived. */
+  answerQuestion: passportProcedure
+    .input(z.object({ reviewId: z.string().uuid(), keepMemoryId: z.string().uuid() }))
+    .mutation(({ ctx, input }) => resolvePassportQuestion(ctx.db, ctx.me.passportUserId, input.reviewId, input.keepMemoryId)),
 
   /** Erases the passport; the typed confirmation guards against a stray click. */
   deletePassport: passportProcedure

@@ -85,3 +85,21 @@ export const passportQuestion = z
   })
   .meta({ id: 'PassportQuestion' });
 export type PassportQuestion = z.infer<typeof passportQuestion>;
+
+/** POST /v1/uui/me/questions/{review_id}/resolve: which of the question's two options the user keeps. */
+export const resolvePassportQuestionRequest = z
+  .object({
+    keep_memory_id: z.string().uuid().meta({ description: 'One of the question’s `options[].memory_id`; the other option is archived.' }),
+  })
+  .strict()
+  .meta({ id: 'ResolvePassportQuestionRequest' });
+
+export const resolvedPassportQuestion = z
+  .object({
+    id: z.string().uuid(),
+    status: z.literal('resolved'),
+    resolution_memory_id: z.string().uuid(),
+    archived_memory_id: z.string().uuid(),
+    resolved_at: z.string().datetime(),
+  })
+  .meta({ id: 'ResolvedPassportQuestion' });
