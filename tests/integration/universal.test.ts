@@ -268,9 +268,9 @@ describe('universal store on postgres', () => {
     const [q] = listed.body.data;
     expect(q.question).toBe('Do you currently live in Lisbon or in Porto?');
     const porto = q.options.find((o: { content: string }) => o.content === 'The user lives in Porto.');
-    const resolve = (id: string, keep: unknown, t: string | undefined = token) =>
+    const resolve = (id: string, keep: unknown, t = token) =>
       rest('POST', `/v1/uui/me/questions/${id}/resolve`, { keep_memory_id: keep }, t);
-    expect((await resolve(q.id, porto.memory_id, undefined)).status).toBe(401);
+    expect((await resolve(q.id, porto.memory_id, '')).status).toBe(401);
     expectProblem(await resolve(q.id, crypto.randomUUID()), 422, 'validation_failed');
     expectProblem(await resolve(q.id, 'not-a-uuid'), 422, 'validation_failed');
     expectProblem(await resolve(crypto.randomUUID(), porto.memory_id), 404, 'not_found');
