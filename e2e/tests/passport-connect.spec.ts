@@ -158,10 +158,17 @@ test('a user declines on /connect: nothing is connected and the agent cannot exc
   await page.goto(connectUrl(agentId, 'mem_lt_not-a-real-token'));
   await expect(page.getByRole('heading', { name: 'This link is not valid' })).toBeVisible();
 
+  // Declining needs no sign-in.
+  const other = await agentWithLink(request, 'Quiet Bot');
+  await page.goto(connectUrl(other.agentId, other.linkToken));
+  await page.getByRole('button', { name: 'Decline without signing in' }).click();
+  await expect(page.getByRole('heading', { name: 'You declined', exact: true })).toBeVisible();
+  expect((await exchange(request, other.agentKey, other.linkToken)).status()).toBe(403);
+
   await page.goto(connectUrl(agentId, linkToken));
   await passportSignIn(page, `decline-${Date.now()}@example.com`);
-  await page.getByRole('button', { name: 'Decline' }).click();
-  await expect(page.getByRole('heading', { name: 'You declined' })).toBeVisible();
+  await page.getByRole('button', { name: 'Decline', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'You declined', exact: true })).toBeVisible();
 
   const refused = await exchange(request, agentKey, linkToken);
   expect(refused.status()).toBe(403);

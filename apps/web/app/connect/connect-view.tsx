@@ -96,6 +96,41 @@ function AgentProfile({ agent }: { agent: Agent }) {
   );
 }
 
+type Outcome = 'approved' | 'declined' | LinkStatus;
+
+/**
+ * Approve and decline: the browser goes to the agent's registered redirect (`redirectTo`) exactly when there is
+ * one; otherwise, or when the link changed meanwhile, the page shows the outcome.
+ */
+function useLinkAnswers(onAnswered: (outcome: Outcome) => void) {
+  const trpc = useTRPC();
+  const settle = (outcome: 'approved' | 'declined') => (r: { redirectTo: string | null }) => {
+    if (r.redirectTo) window.location.assign(r.redirectTo);
+    else onAnswered(outcome);
+  };
+  const refused = (err: unknown) => {
+    const status = statusOfError(err);
+    if (status) onAnswered(status);
+  };
+  const approve = useMutation(trpc.passport.approveLink.mutationOptions({ onSuccess: settle('approved'), onError: refused }));
+  const decline = useMutation(trpc.passport.declineLink.mutationOptions({ onSuccess: settle('declined'), onError: refused }));
+  return { approve, decline, busy: approve.isPending || decline.isPending || approve.isSuccess || decline.isSuccess };
+}
+
+/** Declining needs no sign-in: the link is the user's. */
+function SignedOutDecline({ agentId, linkToken, agent, onAnswered }: { agentId: string; linkToken: string; agent: Agent; onAnswered: (o: Outcome) => void }) {
+  const { decline, busy } = useLinkAnswers(onAnswered);
+  return (
+    <div className="mt-6 border-t border-slate-200 pt-4 text-sm text-slate-700">
+      <p>Don't want to connect {agent.name}?</p>
+      <button type="button" className={`${secondaryButtonClass} mt-2`} disabled={busy} onClick={() => decline.mutate({ agentId, linkToken })}>
+        Decline without signing in
+      </button>
+      <ErrorNote error={decline.error ? errorMessage(decline.error) : null} />
+    </div>
+  );
+}
+
 function ConsentForm({
   agentId,
   linkToken,
@@ -109,23 +144,12 @@ function ConsentForm({
   agent: Agent;
   categories: { value: MemoryCategory; label: string; description: string }[];
   email: string;
-  onAnswered: (outcome: 'approved' | 'declined' | LinkStatus) => void;
+  onAnswered: (outcome: Outcome) => void;
 }) {
-  const trpc = useTRPC();
   const [chosen, setChosen] = useState<MemoryCategory[]>(() => categories.filter((c) => agent.default_categories_requested.includes(c.value)).map((c) => c.value));
   const [accessType, setAccessType] = useState<'read_only' | 'read_write'>('read_only');
   const [problem, setProblem] = useState<string | null>(null);
-  const settle = (outcome: 'approved' | 'declined') => (r: { redirectTo: string | null }) => {
-    if (r.redirectTo) window.location.assign(r.redirectTo);
-    else onAnswered(outcome);
-  };
-  const refused = (err: unknown) => {
-    const status = statusOfError(err);
-    if (status) onAnswered(status);
-  };
-  const approve = useMutation(trpc.passport.approveLink.mutationOptions({ onSuccess: settle('approved'), onError: refused }));
-  const decline = useMutation(trpc.passport.declineLink.mutationOptions({ onSuccess: settle('declined'), onError: refused }));
-  const busy = approve.isPending || decline.isPending || approve.isSuccess || decline.isSuccess;
+  const { approve, decline, busy } = useLinkAnswers(onAnswered);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -221,7 +245,7 @@ export function ConnectView({ agentId, linkToken }: { agentId: string; linkToken
   const trpc = useTRPC();
   const complete = agentId !== '' && linkToken !== '';
   const link = useQuery({ ...trpc.passport.linkRequest.queryOptions({ agentId, linkToken }), enabled: complete, staleTime: Number.POSITIVE_INFINITY });
-  const [outcome, setOutcome] = useState<'approved' | 'declined' | LinkStatus | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
 
   if (!complete || (link.error instanceof TRPCClientError && link.error.data?.code === 'NOT_FOUND')) {
     return (
@@ -284,7 +308,10 @@ export function ConnectView({ agentId, linkToken }: { agentId: string; linkToken
     <PageFrame>
       <h1 className="mb-4 text-2xl font-semibold">Connect {agent.name} to your Memory Passport</h1>
       <AgentProfile agent={agent} />
-      <PassportGate signedOut={<p className="mt-6 text-sm text-slate-700">Sign in to your Memory Passport to continue. We'll e-mail you a one-time code.</p>}>
+      <PassportGate
+        signedOut={<p className="mt-6 text-sm text-slate-700">Sign in to your Memory Passport to continue. We'll e-mail you a one-time code.</p>}
+        after={<SignedOutDecline agentId={agentId} linkToken={linkToken} agent={agent} onAnswered={setOutcome} />}
+      >
         {(email) => (
           <ConsentForm agentId={agentId} linkToken={linkToken} agent={agent} categories={categories} email={email} onAnswered={setOutcome} />
         )}

@@ -56,8 +56,16 @@ export function PassportSignIn() {
   );
 }
 
-/** Renders the children for a signed-in user, else the sign-in form under `signedOut`. */
-export function PassportGate({ signedOut, children }: { signedOut: ReactNode; children: (email: string) => ReactNode }) {
+/** Renders the children for a signed-in user, else the sign-in form between `signedOut` and `after`. */
+export function PassportGate({
+  signedOut,
+  after,
+  children,
+}: {
+  signedOut: ReactNode;
+  after?: ReactNode;
+  children: (email: string) => ReactNode;
+}) {
   const session = usePassportSession();
   if (session.isPending) return <Loading />;
   if (session.error) return <ErrorNote error={errorMessage(session.error)} />;
@@ -66,6 +74,7 @@ export function PassportGate({ signedOut, children }: { signedOut: ReactNode; ch
       <>
         {signedOut}
         <PassportSignIn />
+        {after}
       </>
     );
   }
