@@ -3,11 +3,22 @@
  * The passport home (docs/consent-app.md): Connected agents (grants, one-click revoke), Connections (disconnect),
  * Pending questions (pick the memory to keep), Delete my passport (typed confirmation), Sign out.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type KeyboardEvent, type ReactNode, useState } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { type FormEvent, type KeyboardEvent, useState } from 'react';
 import { errorMessage, useTRPC } from '../console/_lib/trpc';
-import { ErrorNote, Loading, inputClass, secondaryButtonClass, when } from '../console/_lib/ui';
-import { PageFrame, PassportGate, VerifiedBadge, accessLabel, categoryLabel, setPassportCsrf, useResetPassport } from './_lib/client';
+import { ErrorNote, inputClass, secondaryButtonClass, when } from '../console/_lib/ui';
+import {
+  Done,
+  ListState,
+  PageFrame,
+  PassportGate,
+  VerifiedBadge,
+  accessLabel,
+  categoryLabel,
+  setPassportCsrf,
+  useRefresh,
+  useResetPassport,
+} from './_lib/client';
 import { PendingQuestions } from './questions';
 
 const DELETE_PHRASE = 'DELETE MY PASSPORT';
@@ -23,34 +34,11 @@ type TabId = (typeof TABS)[number]['id'];
 const dangerButtonClass =
   'inline-flex items-center justify-center rounded bg-red-700 px-4 py-2 text-sm font-medium text-white hover:bg-red-800 focus:outline-none focus:ring-2 focus:ring-red-300 disabled:opacity-50';
 
-function Done({ text }: { text: string | null }) {
-  if (!text) return null;
-  return (
-    <p role="status" className="mb-3 rounded border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
-      {text}
-    </p>
-  );
-}
-
-/** One list of the passport (grants, connections) with its loading, error and empty states. */
-function ListState<T>({ query, empty, children }: { query: { isPending: boolean; error: unknown; data?: T[] }; empty: string; children: (items: T[]) => ReactNode }) {
-  if (query.isPending) return <Loading />;
-  if (query.error) return <ErrorNote error={errorMessage(query.error)} />;
-  const items = query.data ?? [];
-  if (items.length === 0) return <p className="text-sm text-slate-600">{empty}</p>;
-  return <>{children(items)}</>;
-}
-
 function ConnectedAgents() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const grants = useQuery(trpc.passport.grants.queryOptions());
   const [done, setDone] = useState<string | null>(null);
-  const revoke = useMutation(
-    trpc.passport.revokeGrant.mutationOptions({
-      onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.passport.grants.queryKey() }),
-    }),
-  );
+  const revoke = useMutation(trpc.passport.revokeGrant.mutationOptions({ onSuccess: useRefresh(trpc.passport.grants.queryKey()) }));
   return (
     <>
       <p className="mb-4 text-sm text-slate-600">Agents you allowed to use memories from your passport. Revoking takes effect at once.</p>
@@ -101,14 +89,9 @@ function ConnectedAgents() {
 
 function Connections() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const connections = useQuery(trpc.passport.connections.queryOptions());
   const [done, setDone] = useState<string | null>(null);
-  const disconnect = useMutation(
-    trpc.passport.disconnect.mutationOptions({
-      onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.passport.connections.queryKey() }),
-    }),
-  );
+  const disconnect = useMutation(trpc.passport.disconnect.mutationOptions({ onSuccess: useRefresh(trpc.passport.connections.queryKey()) }));
   return (
     <>
       <p className="mb-4 text-sm text-slate-600">

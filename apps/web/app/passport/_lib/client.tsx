@@ -11,6 +11,12 @@ import { CodeSignInForm } from '../../console/_lib/code-sign-in';
 import { TrpcProviders, errorMessage, useTRPC } from '../../console/_lib/trpc';
 import { ErrorNote, Loading } from '../../console/_lib/ui';
 
+/** Refetches a query after a mutation changed it. */
+export function useRefresh(queryKey: readonly unknown[]) {
+  const queryClient = useQueryClient();
+  return () => void queryClient.invalidateQueries({ queryKey });
+}
+
 let passportCsrf = '';
 export const setPassportCsrf = (token: string) => {
   passportCsrf = token;
@@ -103,4 +109,31 @@ export function PageFrame({ children }: { children: ReactNode }) {
       <main className="mx-auto max-w-2xl px-4 py-6 sm:py-10">{children}</main>
     </div>
   );
+}
+
+/** The confirmation of the last action on a tab. */
+export function Done({ text }: { text: string | null }) {
+  if (!text) return null;
+  return (
+    <p role="status" className="mb-3 rounded border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
+      {text}
+    </p>
+  );
+}
+
+/** One list of the passport (grants, connections, questions) with its loading, error and empty states. */
+export function ListState<T>({
+  query,
+  empty,
+  children,
+}: {
+  query: { isPending: boolean; error: unknown; data?: T[] };
+  empty: string;
+  children: (items: T[]) => ReactNode;
+}) {
+  if (query.isPending) return <Loading />;
+  if (query.error) return <ErrorNote error={errorMessage(query.error)} />;
+  const items = query.data ?? [];
+  if (items.length === 0) return <p className="text-sm text-slate-600">{empty}</p>;
+  return <>{children(items)}</>;
 }
