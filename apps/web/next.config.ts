@@ -18,6 +18,16 @@ const config: NextConfig = {
           { key: 'Content-Security-Policy', value: "frame-ancestors 'none'" },
         ],
       },
+      // The consent and passport pages (docs/passport.md): never framed (clickjacking of the Approve button),
+      // never cached (the /connect URL carries a single-use link token), never sent as a Referer (no-referrer above).
+      ...['/connect', '/connect/:path*', '/passport', '/passport/:path*'].map((source) => ({
+        source,
+        headers: [
+          { key: 'X-Frame-Options', value: 'DENY' },
+          { key: 'Content-Security-Policy', value: "frame-ancestors 'none'" },
+          { key: 'Cache-Control', value: 'no-store' },
+        ],
+      })),
     ];
   },
 };

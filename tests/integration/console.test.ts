@@ -10,56 +10,15 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import postgres from 'postgres';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { TrpcClient, mailboxCodes, wrongCode } from './browser';
 import { Api, servers } from './client';
 import { ROOT, type ServerInfo, tempDataDir } from './server';
 
 const exec = promisify(execFile);
 
 const rand = () => Math.random().toString(36).slice(2, 10);
-/** Each client sends its own X-Forwarded-For, so the per-IP send throttle of one test does not touch the others. */
-const randomIp = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
 
-interface TrpcResult {
-  status: number;
-  headers: Headers;
-  body: any;
-}
-
-class ConsoleClient {
-  cookie: string | null = null;
-  csrf: string | null = null;
-  constructor(
-    readonly server: ServerInfo,
-    readonly ip = randomIp(),
-  ) {}
-
-  private async send(method: 'GET' | 'POST', path: string, input: unknown, headers: Record<string, string>): Promise<TrpcResult> {
-    const url =
-      method === 'GET'
-        ? `${this.server.baseUrl}/api/trpc/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`
-        : `${this.server.baseUrl}/api/trpc/${path}`;
-    const res = await fetch(url, {
-      method,
-      headers: {
-        'x-forwarded-for': this.ip,
-        ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
-        ...(this.cookie ? { cookie: this.cookie } : {}),
-        ...headers,
-      },
-      body: method === 'POST' ? JSON.stringify(input ?? {}) : undefined,
-    });
-    const setCookie = res.headers.get('set-cookie');
-    if (setCookie) {
-      const [pair] = setCookie.split(';');
-      this.cookie = pair.endsWith('=') ? null : pair;
-    }
-    return { status: res.status, headers: res.headers, body: await res.json() };
-  }
-
-  query = (path: string, input?: unknown, headers: Record<string, string> = {}) => this.send('GET', path, input, headers);
-  mutate = (path: string, input?: unknown, headers: Record<string, string> = {}) =>
-    this.send('POST', path, input, { ...(this.csrf ? { 'x-csrf-token': this.csrf } : {}), ...headers });
-
+class ConsoleClient extends TrpcClient {
   async signIn(email: string): Promise<void> {
     const req = await this.mutate('auth.requestCode', { email });
     expect(req.status).toBe(200);
@@ -72,26 +31,14 @@ class ConsoleClient {
   }
 }
 
-const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+/** The console codes sent to the address, newest first. */
+const consoleCodes = (server: ServerInfo, email: string) => mailboxCodes(server, email, /Your sign-in code is (\d{6})/);
 
 /** The newest code sent to the address, from the /dev/mailbox page (newest message first). */
 async function readCode(server: ServerInfo, email: string): Promise<string> {
-  const codes = await mailboxCodes(server, email);
+  const codes = await consoleCodes(server, email);
   if (!codes[0]) throw new Error(`no mail for ${email}`);
   return codes[0];
-}
-
-async function mailboxCodes(server: ServerInfo, email: string): Promise<string[]> {
-  const res = await fetch(`${server.baseUrl}/dev/mailbox`);
-  expect(res.status).toBe(200);
-  const html = await res.text();
-  const codes: string[] = [];
-  for (const m of html.matchAll(/<article[^>]*data-to="([^"]*)"[^>]*>([\s\S]*?)<\/article>/g)) {
-    if (decode(m[1]) !== email) continue;
-    const code = /Your sign-in code is (\d{6})/.exec(m[2]);
-    if (code) codes.push(code[1]);
-  }
-  return codes;
 }
 
 async function tenantWithAdmin(server: ServerInfo) {
@@ -102,8 +49,6 @@ async function tenantWithAdmin(server: ServerInfo) {
   expect(res.status).toBe(201);
   return { tenant, email, admin: res.body.data, api: api.withKey(tenant.api_key) };
 }
-
-const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
 describe.each(servers())('console on $name', (server) => {
   const bearer = { authorization: `Bearer ${server.adminToken}` };
@@ -135,7 +80,7 @@ describe.each(servers())('console on $name', (server) => {
     expect(known.status).toBe(200);
     expect(unknown.status).toBe(200);
     expect(unknown.body).toEqual(known.body);
-    expect(await mailboxCodes(server, unknownEmail)).toEqual([]);
+    expect(await consoleCodes(server, unknownEmail)).toEqual([]);
     const code = await readCode(server, email);
     expect(code).toMatch(/^\d{6}$/);
 
@@ -177,14 +122,14 @@ describe.each(servers())('console on $name', (server) => {
     const second = await readCode(server, email);
     await c.mutate('auth.requestCode', { email });
     const third = await readCode(server, email);
-    expect((await mailboxCodes(server, email)).length).toBe(3);
+    expect((await consoleCodes(server, email)).length).toBe(3);
     if (second !== third) expect((await c.mutate('auth.verifyCode', { email, code: second })).status).toBe(401);
 
     // 3 sends per address in 10 minutes (from any IP)
     const limited = await new ConsoleClient(server).mutate('auth.requestCode', { email });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await mailboxCodes(server, email)).length).toBe(3);
+    expect((await consoleCodes(server, email)).length).toBe(3);
     // the newest code still works
     expect((await c.mutate('auth.verifyCode', { email, code: third })).status).toBe(200);
 
@@ -370,7 +315,7 @@ describe.runIf(servers().some((s) => s.name === 'postgres'))('console sessions a
     const { email, admin, tenant } = await tenantWithAdmin(server);
     const c = new ConsoleClient(server);
     await c.signIn(email);
-    const code = (await mailboxCodes(server, email))[0];
+    const code = (await consoleCodes(server, email))[0];
     const created = await c.mutate('apiKeys.create', { name: 'audited' });
     const keyId = created.body.result.data.id;
     await c.mutate('apiKeys.revoke', { key_id: keyId });

@@ -16,3 +16,6 @@ export function consoleDeps(rt: Runtime): ApiDeps {
 
 /** The development mailbox exists only when MEMORY_DEV_MAILBOX allows it (docs/console.md). */
 export const devMailboxEnabled = (rt: Runtime) => rt.config.mail.devMailbox;
+
+/** Outgoing mail of this runtime (console and passport sign-in codes share it). */
+export const mailerFor = (rt: Runtime): Mailer => consoleDeps(rt).mailer;

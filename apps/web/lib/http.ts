@@ -4,12 +4,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  type AgentAuth,
   type ApiError,
   Errors,
   type FieldError,
   LIMITS,
+  type PassportAuth,
   type TenantAuth,
   authenticateApiKey,
+  passportUnauthorized,
+  requireAgentKey,
+  resolvePassportSession,
   constantTimeEqual,
   describeError,
   toProblem,
@@ -53,6 +58,25 @@ export async function requireTenant(ctx: RouteContext<unknown>): Promise<TenantA
   const auth = await authenticateApiKey(ctx.rt.db, match[1]);
   if (!auth) throw Errors.unauthorized('The API key is unknown or revoked.');
   return auth;
+}
+
+/** `Authorization: ApiKey <agent key>` of a global agent (POST /v1/agents/passport-token, universal endpoints). */
+export async function requireAgent(ctx: RouteContext<unknown>): Promise<AgentAuth> {
+  const match = /^ApiKey\s+(\S+)\s*$/i.exec(ctx.req.headers.get('authorization') ?? '');
+  return requireAgentKey(ctx.rt.db, match ? match[1] : null);
+}
+
+/**
+ * The user-scoped passport endpoints: `Authorization: Bearer <mem_ps_… session token>` from POST /v1/uui/otp/verify.
+ * Never a cookie, so these endpoints need no CSRF protection.
+ */
+export async function requirePassport(ctx: RouteContext<unknown>): Promise<PassportAuth & { token: string }> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(ctx.req.headers.get('authorization') ?? '');
+  const session = match ? await resolvePassportSession(ctx.rt.db, match[1]) : null;
+  if (!session || !match) {
+    throw passportUnauthorized();
+  }
+  return { ...session, token: match[1] };
 }
 
 /** The admin API exists only when MEMORY_ADMIN_TOKEN is configured; otherwise it answers 404. */

@@ -34,6 +34,25 @@ import {
 } from '@memory/core/schemas/settings';
 import { createAdminRequest } from '@memory/core/console/admins';
 import {
+  PASSPORT_SESSION_RULES,
+  connectionView,
+  createGlobalAgentRequest,
+  createLinkTokenRequest,
+  directoryQuery,
+  globalAgentCreated,
+  globalAgentPublic,
+  grantRequest,
+  grantView,
+  linkTokenCreated,
+  passportCodeSent,
+  passportEmailRequest,
+  passportMe,
+  passportSessionIssued,
+  passportTokenIssued,
+  passportTokenRequest,
+  passportVerifyRequest,
+} from '@memory/core';
+import {
   FEEDBACK_EFFECTS,
   FEEDBACK_OUTCOMES,
   retrievalFeedbackRequest,
@@ -132,6 +151,17 @@ export function buildOpenApiDocument(serverUrl?: string) {
       securitySchemes: {
         ApiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`Authorization: ApiKey <key>`' },
         AdminToken: { type: 'http', scheme: 'bearer', description: '`Authorization: Bearer <MEMORY_ADMIN_TOKEN>`' },
+        AgentKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: '`Authorization: ApiKey <agent key>`: the `mem_ak_…` key returned once by POST /v1/agents/global (backend only).',
+        },
+        PassportSession: {
+          type: 'http',
+          scheme: 'bearer',
+          description: '`Authorization: Bearer <session_token>`: the `mem_ps_…` token from POST /v1/uui/otp/verify.',
+        },
       },
     },
     security: [{ ApiKey: [] }],
@@ -380,8 +410,193 @@ function buildPaths() {
         },
       },
     },
+    ...passportPaths(),
     '/v1/health': {
       get: { operationId: 'health', summary: 'Liveness', security: [], responses: { '200': { description: '`{"status":"ok"}`' } } },
+    },
+  };
+}
+
+/** The memory passport (docs/passport.md). */
+function passportPaths() {
+  const idParam = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
+  const body = (s: z.ZodType) => ({ required: true, content: { 'application/json': { schema: schema(s, 'input') } } });
+  const sessionErrors = { '401': problem('Missing, unknown or expired passport session (code `unauthorized`, `WWW-Authenticate: Bearer`).') };
+  const passport = [{ PassportSession: [] }];
+  const codeSent = {
+    '200': ok(envelope(passportCodeSent), 'The same answer whether or not the address has a passport.'),
+    '422': tenantErrors['422'],
+    '429': problem('`rate_limited`: 3 codes per address or 20 per client IP in 10 minutes; `Retry-After` says when.'),
+    '503': problem('`service_unavailable`: no way to send mail is configured.'),
+  };
+  return {
+    '/v1/agents/global': {
+      post: {
+        operationId: 'createGlobalAgent',
+        summary: 'Create a global agent of the tenant; its key is shown once',
+        description:
+          '`name` is required; every other field is optional. `redirect_uri` defaults to `""` (the consent page says the connection is done); ' +
+          'otherwise it must be an absolute https URL (http only for localhost) without a fragment, and the browser is sent to it exactly.',
+        requestBody: body(createGlobalAgentRequest),
+        responses: { '201': ok(envelope(globalAgentCreated), 'Created'), ...tenantErrors },
+      },
+    },
+    '/v1/agents/global/{agent_id}': {
+      get: {
+        operationId: 'getGlobalAgent',
+        summary: 'The public profile of a global agent (no tenant, no keys)',
+        security: [],
+        parameters: [idParam('agent_id')],
+        responses: { '200': ok(envelope(globalAgentPublic)), '404': problem('No such agent.') },
+      },
+    },
+    '/v1/admin/agents/{agent_id}/verify': {
+      post: {
+        operationId: 'verifyGlobalAgent',
+        summary: 'Mark a global agent verified (operator only)',
+        security: [{ AdminToken: [] }],
+        parameters: [idParam('agent_id')],
+        responses: {
+          '200': ok(envelope(globalAgentPublic)),
+          '401': problem('Wrong admin token.'),
+          '404': problem('No admin token configured, or no such agent.'),
+        },
+      },
+    },
+    '/v1/tenant/memory-passport/link-token': {
+      post: {
+        operationId: 'createLinkToken',
+        summary: 'A single-use consent link token for one of the tenant’s agents and one of its users',
+        description:
+          'Create it after the user signed in to your app, keep it in your backend session, and send the browser to ' +
+          '`/connect?agent_id=<agent_id>&link_token=<link_token>`. It expires after `expires_in_seconds` (MEMORY_LINK_TOKEN_TTL_SECONDS, ' +
+          'default 600) and works once. Another tenant’s agent is 404.',
+        requestBody: body(createLinkTokenRequest),
+        responses: { '201': ok(envelope(linkTokenCreated), 'Created'), ...tenantErrors, '404': problem('No such agent for this tenant.') },
+      },
+    },
+    '/v1/agents/passport-token': {
+      post: {
+        operationId: 'exchangeLinkToken',
+        summary: 'Exchange an approved link token for the user’s X-Service-UUI token (agent backend, once)',
+        description:
+          'After the user approved on the consent page, the agent’s backend sends the link token it already holds, with the agent key. ' +
+          'The X-Service-UUI token is in this response once and never in a URL. Pending tokens answer 409 `link_token_pending` with `Retry-After`.',
+        security: [{ AgentKey: [] }],
+        requestBody: body(passportTokenRequest),
+        responses: {
+          '200': ok(envelope(passportTokenIssued)),
+          '401': problem('Missing or unknown agent key (`unauthorized`).'),
+          '403': problem('`link_token_declined`: the user declined (or disconnected before the exchange).'),
+          '404': problem('`link_token_invalid`: unknown link token, or issued for another agent.'),
+          '409': problem('`link_token_used`: already exchanged; `link_token_pending`: the user has not approved yet.'),
+          '410': problem('`link_token_expired`.'),
+          '422': tenantErrors['422'],
+        },
+      },
+    },
+    '/v1/uui/register': {
+      post: {
+        operationId: 'registerPassport',
+        summary: 'Create a passport for the address (if it has none) and e-mail a sign-in code',
+        security: [],
+        requestBody: body(passportEmailRequest),
+        responses: codeSent,
+      },
+    },
+    '/v1/uui/otp/send': {
+      post: {
+        operationId: 'sendPassportCode',
+        summary: 'E-mail a sign-in code (6 digits, 10 minutes, single use, 5 tries)',
+        security: [],
+        requestBody: body(passportEmailRequest),
+        responses: codeSent,
+      },
+    },
+    '/v1/uui/otp/verify': {
+      post: {
+        operationId: 'verifyPassportCode',
+        summary: 'Check the code and return a passport session token (creates the passport at the first sign-in)',
+        description: `The session ends after ${PASSPORT_SESSION_RULES.idleMs / 3_600_000} hours without use and ${PASSPORT_SESSION_RULES.absoluteMs / 86_400_000} days after sign-in.`,
+        security: [],
+        requestBody: body(passportVerifyRequest),
+        responses: {
+          '200': ok(envelope(passportSessionIssued)),
+          '401': problem('Wrong, expired, used or locked code, or no code for the address (one message for all).'),
+          '422': tenantErrors['422'],
+        },
+      },
+    },
+    '/v1/uui/me': {
+      get: { operationId: 'getPassport', summary: 'The passport of the session', security: passport, responses: { '200': ok(envelope(passportMe)), ...sessionErrors } },
+      delete: {
+        operationId: 'deletePassport',
+        summary: 'Erase the passport: universal memories, grants, connections, tokens, sessions and codes (audited without content)',
+        security: passport,
+        responses: { '200': ok(envelope(z.object({ id: z.string().uuid(), deleted: z.literal(true) }))), ...sessionErrors },
+      },
+    },
+    '/v1/uui/me/grants': {
+      get: { operationId: 'listGrants', summary: 'Active grants', security: passport, responses: { '200': ok(envelope(z.array(grantView))), ...sessionErrors } },
+      post: {
+        operationId: 'saveGrant',
+        summary: 'Create (201) or replace (200) the grant for an agent',
+        security: passport,
+        requestBody: body(grantRequest),
+        responses: {
+          '200': ok(envelope(grantView), 'Updated'),
+          '201': ok(envelope(grantView), 'Created'),
+          ...sessionErrors,
+          '404': problem('No such agent.'),
+          '422': tenantErrors['422'],
+        },
+      },
+    },
+    '/v1/uui/me/grants/{grant_id}': {
+      delete: {
+        operationId: 'revokeGrant',
+        summary: 'Revoke a grant at once',
+        security: passport,
+        parameters: [idParam('grant_id')],
+        responses: {
+          '200': ok(envelope(z.object({ id: z.string().uuid(), status: z.literal('revoked') }))),
+          ...sessionErrors,
+          '404': problem('No such grant of this passport.'),
+        },
+      },
+    },
+    '/v1/uui/organisations': {
+      get: {
+        operationId: 'listOrganisations',
+        summary: 'The public directory of listed agents, verified first',
+        security: [],
+        parameters: queryParams(directoryQuery),
+        responses: {
+          '200': ok(envelope(z.object({ items: z.array(globalAgentPublic), limit: z.number().int(), next_cursor: z.string().nullable() }))),
+          '422': tenantErrors['422'],
+        },
+      },
+    },
+    '/v1/uui/me/connections': {
+      get: {
+        operationId: 'listConnections',
+        summary: 'Services linked to this passport',
+        security: passport,
+        responses: { '200': ok(envelope(z.array(connectionView))), ...sessionErrors },
+      },
+    },
+    '/v1/uui/me/connections/{connection_id}': {
+      delete: {
+        operationId: 'disconnectService',
+        summary: 'Disconnect a service: its X-Service-UUI tokens stop working at once (the grant stays until revoked)',
+        security: passport,
+        parameters: [idParam('connection_id')],
+        responses: {
+          '200': ok(envelope(z.object({ id: z.string().uuid(), disconnected: z.literal(true) }))),
+          ...sessionErrors,
+          '404': problem('No such connection of this passport.'),
+        },
+      },
     },
   };
 }

@@ -1,7 +1,8 @@
-/** The console's tRPC API (mounted by apps/web at /api/trpc). */
+/** The console's and the consent app's tRPC API (mounted by apps/web at /api/trpc). */
 import { authRouter } from './routers/auth';
 import { memoriesRouter } from './routers/memories';
 import { overviewRouter } from './routers/overview';
+import { passportRouter } from './routers/passport';
 import { reviewsRouter } from './routers/reviews';
 import { apiKeysRouter, writersRouter } from './routers/settings';
 import { sourceEventsRouter } from './routers/source-events';
@@ -15,6 +16,8 @@ export const appRouter = router({
   memories: memoriesRouter,
   writers: writersRouter,
   apiKeys: apiKeysRouter,
+  /** The consent app (docs/passport.md): its own cookie session, never the console's. */
+  passport: passportRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -6,7 +6,8 @@
 import { type ApiError, type Logger, constantTimeEqual, isApiError } from '@memory/core';
 import type { Mailer } from '@memory/core/console/mailer';
 import { type AdminSession, resolveAdminSession } from '@memory/core/console/sessions';
-import { isSameOrigin, readSessionCookie } from '@memory/core/console/rules';
+import { clientIp, isSameOrigin, readSessionCookie } from '@memory/core/console/rules';
+import { PASSPORT_COOKIE } from '@memory/core/passport/rules';
 import type { Db } from '@memory/db';
 import { TRPCError, initTRPC } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
@@ -26,6 +27,8 @@ export interface Context extends ApiDeps {
   ip: string;
   sessionToken: string | null;
   session: AdminSession | null;
+  /** The passport cookie's token (resolved by the passport procedures only, see routers/passport.ts). */
+  passportToken: string | null;
 }
 
 export async function createContext(deps: ApiDeps, opts: { req: Request; resHeaders: Headers }): Promise<Context> {
@@ -33,16 +36,15 @@ export async function createContext(deps: ApiDeps, opts: { req: Request; resHead
   const sessionToken = readSessionCookie(req.headers.get('cookie'));
   const session = sessionToken ? await resolveAdminSession(deps.db, sessionToken) : null;
   const forwardedProto = req.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
-  const ip =
-    req.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || req.headers.get('x-real-ip')?.trim() || 'unknown';
   return {
     ...deps,
     req,
     resHeaders: opts.resHeaders,
     secure: new URL(req.url).protocol === 'https:' || forwardedProto === 'https',
-    ip: ip.slice(0, 64),
+    ip: clientIp(req.headers),
     sessionToken,
     session,
+    passportToken: readSessionCookie(req.headers.get('cookie'), PASSPORT_COOKIE),
   };
 }
 
@@ -54,6 +56,7 @@ const CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
+  410: 'NOT_FOUND',
   422: 'UNPROCESSABLE_CONTENT',
   429: 'TOO_MANY_REQUESTS',
   503: 'SERVICE_UNAVAILABLE',

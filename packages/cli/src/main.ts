@@ -3,9 +3,10 @@
  *
  *   npm run -s cli -- tenant create --name acme [--json]
  *   npm run -s cli -- admin create --tenant <tenant_id> --email ada@example.com [--json]
+ *   npm run -s cli -- agent verify --id <agent_id> [--json]
  */
 import { parseArgs } from 'node:util';
-import { ApiError, ConfigError, createTenant, loadConfig } from '@memory/core';
+import { ApiError, ConfigError, createTenant, loadConfig, verifyGlobalAgent } from '@memory/core';
 import { adminEmail, createAdminUser } from '@memory/core/console/admins';
 import {
   DataDirLockedError,
@@ -17,13 +18,17 @@ import {
 
 const USAGE = `usage:
   cli tenant create --name <name> [--json]                  create a tenant and print its API key (shown once)
-  cli admin create --tenant <tenant_id> --email <email> [--json]   create a console admin of the tenant`;
+  cli admin create --tenant <tenant_id> --email <email> [--json]   create a console admin of the tenant
+  cli agent verify --id <agent_id> [--json]                  mark a global agent verified (shown on its consent page)`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-type Command = { kind: 'tenant'; name: string } | { kind: 'admin'; tenantId: string; email: string };
+type Command =
+  | { kind: 'tenant'; name: string }
+  | { kind: 'admin'; tenantId: string; email: string }
+  | { kind: 'agent-verify'; agentId: string };
 
-function parseCommand(positionals: string[], values: { name?: string; tenant?: string; email?: string }): Command {
+function parseCommand(positionals: string[], values: { name?: string; tenant?: string; email?: string; id?: string }): Command {
   const [resource, action] = positionals;
   if (resource === 'tenant' && action === 'create') {
     const name = values.name?.trim();
@@ -38,6 +43,11 @@ function parseCommand(positionals: string[], values: { name?: string; tenant?: s
     if (!email.success) throw new UsageError('admin create needs --email <email> (an e-mail address)');
     return { kind: 'admin', tenantId, email: email.data };
   }
+  if (resource === 'agent' && action === 'verify') {
+    const agentId = values.id?.trim() ?? '';
+    if (!UUID.test(agentId)) throw new UsageError('agent verify needs --id <agent_id> (a UUID)');
+    return { kind: 'agent-verify', agentId };
+  }
   throw new UsageError(`unknown command: ${positionals.join(' ')}`);
 }
 
@@ -51,6 +61,7 @@ async function main(argv: string[]): Promise<number> {
       name: { type: 'string' },
       tenant: { type: 'string' },
       email: { type: 'string' },
+      id: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
@@ -71,6 +82,12 @@ async function main(argv: string[]): Promise<number> {
   const database = createDatabase(config.database);
   try {
     await runMigrations(config.database, database);
+    if (command.kind === 'agent-verify') {
+      const agent = await verifyGlobalAgent(database.db, command.agentId);
+      if (values.json) process.stdout.write(`${JSON.stringify(agent)}\n`);
+      else process.stdout.write(`agent ${agent.name} verified\n  agent_id: ${agent.id}\n`);
+      return 0;
+    }
     if (command.kind === 'admin') {
       const admin = await createAdminUser(database.db, command.tenantId, command.email);
       if (values.json) process.stdout.write(`${JSON.stringify(admin)}\n`);

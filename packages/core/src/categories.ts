@@ -24,3 +24,14 @@ export const CATEGORY_DESCRIPTIONS: Record<MemoryCategory, string> = {
   procedure: 'How the user does things: routines, habits, workflows.',
   event: 'Things that happened to the user, with their dates.',
 };
+
+/** Short plain-words names of the categories, for the consent page's checkboxes. */
+export const CATEGORY_LABELS: Record<MemoryCategory, string> = {
+  fact: 'Facts about you',
+  preference: 'Your preferences',
+  goal: 'Your goals',
+  expertise: 'Your skills and knowledge',
+  relationship: 'People in your life',
+  procedure: 'Your routines and habits',
+  event: 'Things that happened to you',
+};

@@ -67,6 +67,8 @@ const envSchema = z.object({
   MEMORY_EMBEDDINGS_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
   /** Minutes between runs of the embedded memory-lifecycle scheduler (docs/lifecycle.md). */
   MEMORY_LIFECYCLE_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
+  /** Lifetime of a passport consent link token, from creation to the agent's exchange (docs/passport.md). */
+  MEMORY_LINK_TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
 });
 
 export interface AppConfig {
@@ -94,6 +96,8 @@ export interface AppConfig {
   embeddings: (OpenAICompatibleEndpoint & { dimensions: number | null; batchSize: number }) | null;
   /** Minutes between embedded lifecycle runs (Inngest mode uses its hourly cron). */
   lifecycleIntervalMinutes: number;
+  /** The memory passport (docs/passport.md). */
+  passport: { linkTokenTtlSeconds: number };
 }
 
 export class ConfigError extends Error {}
@@ -175,6 +179,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           }
         : null,
     lifecycleIntervalMinutes: e.MEMORY_LIFECYCLE_INTERVAL_MINUTES,
+    passport: { linkTokenTtlSeconds: e.MEMORY_LINK_TOKEN_TTL_SECONDS },
   };
 }
 

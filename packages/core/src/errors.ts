@@ -23,7 +23,14 @@ export type ErrorCode =
   | 'PROV_404'
   | 'PROV_409'
   | 'PROV_422'
-  | 'UAT_002';
+  | 'UAT_002'
+  | 'link_token_invalid'
+  | 'link_token_expired'
+  | 'link_token_used'
+  | 'link_token_declined'
+  | 'link_token_pending'
+  | 'uui_token_invalid'
+  | 'uui_token_agent_mismatch';
 
 export interface FieldError {
   path: string;
@@ -50,6 +57,13 @@ const TITLES: Record<ErrorCode, string> = {
   PROV_409: 'Provenance conflict',
   PROV_422: 'Invalid provenance payload',
   UAT_002: 'Write not permitted',
+  link_token_invalid: 'Unknown link token',
+  link_token_expired: 'Link token expired',
+  link_token_used: 'Link token already used',
+  link_token_declined: 'The user declined the connection',
+  link_token_pending: 'The user has not answered yet',
+  uui_token_invalid: 'Missing or invalid X-Service-UUI token',
+  uui_token_agent_mismatch: 'X-Service-UUI token belongs to another agent',
 };
 
 const BRAND = Symbol.for('memory-service.ApiError');

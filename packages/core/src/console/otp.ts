@@ -1,6 +1,7 @@
 /**
- * Console sign-in with an e-mailed one-time code (docs/console.md). Every request for a code writes a row,
- * for admins and for unknown addresses alike (the latter with the hash of a code nobody is told), so the
+ * Sign-in with an e-mailed one-time code, for the console (audience `admin`, docs/console.md) and the passport
+ * (audience `passport`, docs/passport.md). Every request for a code writes a row,
+ * for account holders and for unknown addresses alike (the latter with the hash of a code nobody is told), so the
  * answer, the throttles and the attempt counter behave the same whether or not the address has an account.
  */
 import { randomUUID } from 'node:crypto';
@@ -35,47 +36,57 @@ interface CountRow {
   oldest: Date | string | null;
 }
 
-async function sendCounts(db: Db, hash: string, ip: string, since: Date) {
+async function sendCounts(db: Db, audience: string, hash: string, ip: string, since: Date) {
   const [byEmail] = await rows<CountRow>(
     db,
     sql`SELECT count(*) AS n, min(created_at) AS oldest FROM otp_codes
-        WHERE audience = ${ADMIN_AUDIENCE} AND email_hash = ${hash} AND created_at > ${since.toISOString()}::timestamptz`,
+        WHERE audience = ${audience} AND email_hash = ${hash} AND created_at > ${since.toISOString()}::timestamptz`,
   );
   const [byIp] = await rows<CountRow>(
     db,
     sql`SELECT count(*) AS n, min(created_at) AS oldest FROM otp_codes
-        WHERE audience = ${ADMIN_AUDIENCE} AND request_ip = ${ip} AND created_at > ${since.toISOString()}::timestamptz`,
+        WHERE audience = ${audience} AND request_ip = ${ip} AND created_at > ${since.toISOString()}::timestamptz`,
   );
   const toCount = (r: CountRow | undefined) => ({ count: Number(r?.n ?? 0), oldest: r?.oldest ? new Date(r.oldest) : null });
   return { email: toCount(byEmail), ip: toCount(byIp) };
 }
 
+/** Who may receive a code of one audience, and the mail that carries it. */
+export interface CodeIssuer {
+  /** `admin` (console) or `passport`: codes, throttles and sessions of one audience never mix with another's. */
+  audience: string;
+  /** Whether the (normalised) address gets mail. The others get a row hashed from a code nobody receives. */
+  receives(db: Db, address: string): Promise<boolean>;
+  mail(code: string): { subject: string; text: string };
+}
+
 /**
- * Issues a new code for the address, replacing any earlier one. Throttled per address and per IP (429 with
- * Retry-After). Sends mail only to admins; the caller answers the same either way.
+ * Issues a new code for the address, replacing any earlier one of the audience. Throttled per address and per
+ * IP (429 with Retry-After). Mails only addresses the issuer accepts; the caller answers the same either way.
  */
-export async function requestSignInCode(db: Db, mailer: Mailer, input: { email: string; ip: string; now?: Date }): Promise<void> {
+export async function issueCode(db: Db, mailer: Mailer, issuer: CodeIssuer, input: { email: string; ip: string; now?: Date }): Promise<void> {
   // Checked first and for every address alike, so an unconfigured server reveals nothing about accounts.
   if (mailer.kind === 'none') await mailer.send({ to: '', subject: '', text: '' });
   const now = input.now ?? new Date();
   const address = normalizeEmail(input.email);
   const hash = emailHash(address);
-  const wait = throttleRetryAfter(await sendCounts(db, hash, input.ip, new Date(now.getTime() - OTP_RULES.throttleWindowMs)), now);
+  const since = new Date(now.getTime() - OTP_RULES.throttleWindowMs);
+  const wait = throttleRetryAfter(await sendCounts(db, issuer.audience, hash, input.ip, since), now);
   if (wait !== null) throw rateLimited(wait);
 
-  const [admin] = await db.select({ id: adminUsers.id }).from(adminUsers).where(eq(adminUsers.email, address)).limit(1);
+  const receives = await issuer.receives(db, address);
   const id = randomUUID();
   const code = generateCode();
   // Unknown addresses get a row too, hashed from a code nobody receives.
-  const stored = admin ? code : generateCode() + randomUUID();
+  const stored = receives ? code : generateCode() + randomUUID();
   await db.transaction(async (tx) => {
     await tx
       .update(otpCodes)
       .set({ consumedAt: now })
-      .where(and(eq(otpCodes.audience, ADMIN_AUDIENCE), eq(otpCodes.emailHash, hash), isNull(otpCodes.consumedAt)));
+      .where(and(eq(otpCodes.audience, issuer.audience), eq(otpCodes.emailHash, hash), isNull(otpCodes.consumedAt)));
     await tx.insert(otpCodes).values({
       id,
-      audience: ADMIN_AUDIENCE,
+      audience: issuer.audience,
       emailHash: hash,
       codeHash: hashCode(id, stored),
       expiresAt: new Date(now.getTime() + OTP_RULES.ttlMs),
@@ -83,35 +94,22 @@ export async function requestSignInCode(db: Db, mailer: Mailer, input: { email: 
       createdAt: now,
     });
   });
-  if (admin) {
-    await mailer.send({
-      to: address,
-      subject: 'Your Memory Service console sign-in code',
-      text: [
-        `Your sign-in code is ${code}`,
-        '',
-        `It is valid for ${OTP_RULES.ttlMs / 60_000} minutes and can be used once.`,
-        'If you did not ask to sign in, ignore this message.',
-      ].join('\n'),
-    });
-  }
+  if (receives) await mailer.send({ to: address, ...issuer.mail(code) });
 }
 
 /**
- * Checks a code for the address. Right: consumes it (atomically, so a code works once) and returns the admin.
- * Wrong: counts the attempt; after OTP_RULES.maxWrongAttempts the code is dead. Every failure is `invalidCode()`.
+ * Checks a code for the address. Right: consumes it (atomically, so a code works once) and returns the
+ * normalised address. Wrong: counts the attempt; after OTP_RULES.maxWrongAttempts the code is dead.
+ * Every failure is `invalidCode()`.
  */
-export async function verifySignInCode(
-  db: Db,
-  input: { email: string; code: string; now?: Date },
-): Promise<{ adminId: string; tenantId: string; email: string }> {
+export async function consumeCode(db: Db, audience: string, input: { email: string; code: string; now?: Date }): Promise<string> {
   const now = input.now ?? new Date();
   const address = normalizeEmail(input.email);
   const hash = emailHash(address);
   const [latest] = await db
     .select()
     .from(otpCodes)
-    .where(and(eq(otpCodes.audience, ADMIN_AUDIENCE), eq(otpCodes.emailHash, hash)))
+    .where(and(eq(otpCodes.audience, audience), eq(otpCodes.emailHash, hash)))
     .orderBy(desc(otpCodes.createdAt), desc(otpCodes.id))
     .limit(1);
   if (!latest || codeVerdict(latest, now) !== 'usable') throw invalidCode();
@@ -130,16 +128,45 @@ export async function verifySignInCode(
         ),
       )
       .returning({ id: otpCodes.id });
-    if (used) {
-      const [admin] = await db.select().from(adminUsers).where(eq(adminUsers.email, address)).limit(1);
-      if (!admin) throw invalidCode();
-      await recordAudit(db, { tenantId: admin.tenantId, actor: `admin:${admin.id}`, action: 'console.sign_in', targetType: 'admin_user', targetId: admin.id });
-      return { adminId: admin.id, tenantId: admin.tenantId, email: admin.email };
-    }
+    if (used) return address;
   }
   await db
     .update(otpCodes)
     .set({ attempts: sql`${otpCodes.attempts} + 1` })
     .where(and(eq(otpCodes.id, latest.id), isNull(otpCodes.consumedAt)));
   throw invalidCode();
+}
+
+const adminIssuer: CodeIssuer = {
+  audience: ADMIN_AUDIENCE,
+  async receives(db, address) {
+    const [admin] = await db.select({ id: adminUsers.id }).from(adminUsers).where(eq(adminUsers.email, address)).limit(1);
+    return Boolean(admin);
+  },
+  mail: (code) => ({
+    subject: 'Your Memory Service console sign-in code',
+    text: [
+      `Your sign-in code is ${code}`,
+      '',
+      `It is valid for ${OTP_RULES.ttlMs / 60_000} minutes and can be used once.`,
+      'If you did not ask to sign in, ignore this message.',
+    ].join('\n'),
+  }),
+};
+
+/** A console sign-in code: mailed only to admins; the caller answers the same either way. */
+export async function requestSignInCode(db: Db, mailer: Mailer, input: { email: string; ip: string; now?: Date }): Promise<void> {
+  await issueCode(db, mailer, adminIssuer, input);
+}
+
+/** Checks a console code and returns the admin (every failure is `invalidCode()`). */
+export async function verifySignInCode(
+  db: Db,
+  input: { email: string; code: string; now?: Date },
+): Promise<{ adminId: string; tenantId: string; email: string }> {
+  const address = await consumeCode(db, ADMIN_AUDIENCE, input);
+  const [admin] = await db.select().from(adminUsers).where(eq(adminUsers.email, address)).limit(1);
+  if (!admin) throw invalidCode();
+  await recordAudit(db, { tenantId: admin.tenantId, actor: `admin:${admin.id}`, action: 'console.sign_in', targetType: 'admin_user', targetId: admin.id });
+  return { adminId: admin.id, tenantId: admin.tenantId, email: admin.email };
 }

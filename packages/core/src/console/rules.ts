@@ -17,6 +17,14 @@ export const OTP_RULES = {
   throttleWindowMs: 10 * 60_000,
 } as const;
 
+export interface SessionRules {
+  idleMs: number;
+  absoluteMs: number;
+  /** last_seen_at is written at most this often, so reading pages does not write on every request. */
+  touchEveryMs: number;
+  tokenBytes: number;
+}
+
 export const SESSION_RULES = {
   idleMs: 30 * 60_000,
   absoluteMs: 12 * 60 * 60_000,
@@ -88,14 +96,14 @@ export interface SessionTimes {
 
 export type SessionVerdict = 'valid' | 'idle' | 'expired';
 
-export function sessionVerdict(s: SessionTimes, now: Date): SessionVerdict {
-  if (s.expiresAt.getTime() <= now.getTime() || now.getTime() - s.createdAt.getTime() >= SESSION_RULES.absoluteMs) return 'expired';
-  if (now.getTime() - s.lastSeenAt.getTime() >= SESSION_RULES.idleMs) return 'idle';
+export function sessionVerdict(s: SessionTimes, now: Date, rules: SessionRules = SESSION_RULES): SessionVerdict {
+  if (s.expiresAt.getTime() <= now.getTime() || now.getTime() - s.createdAt.getTime() >= rules.absoluteMs) return 'expired';
+  if (now.getTime() - s.lastSeenAt.getTime() >= rules.idleMs) return 'idle';
   return 'valid';
 }
 
-export const shouldTouch = (s: SessionTimes, now: Date): boolean =>
-  now.getTime() - s.lastSeenAt.getTime() >= SESSION_RULES.touchEveryMs;
+export const shouldTouch = (s: SessionTimes, now: Date, rules: SessionRules = SESSION_RULES): boolean =>
+  now.getTime() - s.lastSeenAt.getTime() >= rules.touchEveryMs;
 
 /** A new opaque token (the cookie value) and its SHA-256 (the stored key). */
 export function newSessionToken(): { token: string; hash: string } {
@@ -105,23 +113,31 @@ export function newSessionToken(): { token: string; hash: string } {
 
 export const newCsrfToken = (): string => randomBytes(32).toString('base64url');
 
-export function sessionCookie(token: string, opts: { secure: boolean; maxAgeSeconds: number }): string {
-  const parts = [`${SESSION_COOKIE}=${token}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${opts.maxAgeSeconds}`];
+export interface CookieOptions {
+  secure: boolean;
+  maxAgeSeconds: number;
+  /** The console uses Strict; the passport uses Lax so the top-level navigation from a tenant's site keeps it. */
+  sameSite?: 'Strict' | 'Lax';
+  name?: string;
+}
+
+export function sessionCookie(token: string, opts: CookieOptions): string {
+  const parts = [`${opts.name ?? SESSION_COOKIE}=${token}`, 'Path=/', 'HttpOnly', `SameSite=${opts.sameSite ?? 'Strict'}`, `Max-Age=${opts.maxAgeSeconds}`];
   if (opts.secure) parts.push('Secure');
   return parts.join('; ');
 }
 
-export function clearedSessionCookie(opts: { secure: boolean }): string {
+export function clearedSessionCookie(opts: Omit<CookieOptions, 'maxAgeSeconds'>): string {
   return sessionCookie('', { ...opts, maxAgeSeconds: 0 });
 }
 
-/** The session token from a Cookie header, or null. */
-export function readSessionCookie(cookieHeader: string | null): string | null {
+/** The session token from a Cookie header (cookie `name`, the console's by default), or null. */
+export function readSessionCookie(cookieHeader: string | null, name: string = SESSION_COOKIE): string | null {
   if (!cookieHeader) return null;
   for (const part of cookieHeader.split(';')) {
     const eq = part.indexOf('=');
     if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === SESSION_COOKIE) {
+    if (part.slice(0, eq).trim() === name) {
       const value = part.slice(eq + 1).trim();
       return /^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : null;
     }
@@ -143,4 +159,13 @@ export function isSameOrigin(headers: { origin: string | null; host: string | nu
   } catch {
     return false;
   }
+}
+
+/**
+ * The client address used by the send throttles: the first X-Forwarded-For hop, else X-Real-IP (docs/console.md:
+ * reliable only behind a proxy that sets them).
+ */
+export function clientIp(headers: Headers): string {
+  const ip = headers.get('x-forwarded-for')?.split(',')[0]?.trim() || headers.get('x-real-ip')?.trim() || 'unknown';
+  return ip.slice(0, 64);
 }
