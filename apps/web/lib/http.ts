@@ -11,10 +11,12 @@ import {
   LIMITS,
   type PassportAuth,
   type TenantAuth,
+  type UniversalAgentAuth,
   authenticateApiKey,
   passportUnauthorized,
   requireAgentKey,
   resolvePassportSession,
+  authenticateUniversalAgent,
   constantTimeEqual,
   describeError,
   toProblem,
@@ -77,6 +79,18 @@ export async function requirePassport(ctx: RouteContext<unknown>): Promise<Passp
     throw passportUnauthorized();
   }
   return { ...session, token: match[1] };
+}
+
+/**
+ * The universal endpoints' credentials: `Authorization: ApiKey <agent key>` and `X-Service-UUI: <token>`
+ * (docs/passport-universal.md). Missing or malformed headers are 401 like unknown ones.
+ */
+export async function requireUniversalAgent(ctx: RouteContext<unknown>): Promise<UniversalAgentAuth> {
+  const key = /^ApiKey\s+(\S+)\s*$/i.exec(ctx.req.headers.get('authorization') ?? '');
+  if (!key) throw Errors.unauthorized('Send `Authorization: ApiKey <agent key>` and `X-Service-UUI: <token>`.');
+  const token = (ctx.req.headers.get('x-service-uui') ?? '').trim();
+  if (!token) throw Errors.unauthorized('Send the passport user’s token in `X-Service-UUI`.');
+  return authenticateUniversalAgent(ctx.rt.db, key[1], token);
 }
 
 /** The admin API exists only when MEMORY_ADMIN_TOKEN is configured; otherwise it answers 404. */

@@ -25,6 +25,11 @@ import {
   retrieveResponse,
   serviceWriterView,
   sourceEventView,
+  universalAddRequest,
+  universalAddResponse,
+  universalJob,
+  universalRetrieveRequest,
+  universalRetrieveResponse,
 } from '@memory/core';
 import {
   PAYLOAD_RETENTION_DAYS_MAX,
@@ -161,6 +166,12 @@ export function buildOpenApiDocument(serverUrl?: string) {
           type: 'http',
           scheme: 'bearer',
           description: '`Authorization: Bearer <session_token>`: the `mem_ps_…` token from POST /v1/uui/otp/verify.',
+        },
+        ServiceUui: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Service-UUI',
+          description: 'The passport user’s token for this agent (`mem_uui_…`); sent with `Authorization: ApiKey <agent key>`.',
         },
       },
     },
@@ -413,6 +424,64 @@ function buildPaths() {
     ...passportPaths(),
     '/v1/health': {
       get: { operationId: 'health', summary: 'Liveness', security: [], responses: { '200': { description: '`{"status":"ok"}`' } } },
+    },
+    ...universalPaths(),
+  };
+}
+
+/** The universal (passport) store: agent key plus X-Service-UUI (docs/passport-universal.md). */
+function universalPaths() {
+  const security = [{ ApiKey: [], ServiceUui: [] }];
+  const authErrors = {
+    '401': problem('`unauthorized`: missing, unknown or revoked agent key; missing, unknown, expired or revoked `X-Service-UUI` token.'),
+    '403': problem('`forbidden`: the `X-Service-UUI` token was issued to another agent.'),
+  };
+  return {
+    '/v1/universal/memories/add': {
+      post: {
+        operationId: 'addUniversalMemories',
+        summary: 'Queue universal extraction of a passport user’s conversation (read-write grant)',
+        description:
+          'Needs an active `read_write` grant of the passport user for this agent. The quality gate and secret redaction of ' +
+          '`POST /v1/memories/add` apply and `status` means the same; a queued job writes only the universal store and only ' +
+          'the categories in `categories`. `idempotency_key` in the body: the same key with the same messages and metadata ' +
+          'replays the first response (same `job_id`, header `Idempotent-Replayed: true`); with other content it is 422 ' +
+          '`idempotency_key_reused`. Poll the job at GET /v1/universal/memories/jobs/{job_id}.',
+        security,
+        requestBody: { required: true, content: { 'application/json': { schema: schema(universalAddRequest, 'input') } } },
+        responses: {
+          '200': ok(universalAddResponse, 'Accepted, passed through or blocked; `status` says which.'),
+          '401': authErrors['401'],
+          '403': problem(
+            '`UAT_001` (`error: "no_grant_for_user"`): no active grant; `UAT_002` (`error: "write_not_permitted"`): the grant is read-only; ' +
+              '`forbidden`: the token was issued to another agent.',
+          ),
+          '413': problem('Body larger than the limit.'),
+          '422': problem('`validation_failed`, or `idempotency_key_reused`.'),
+        },
+      },
+    },
+    '/v1/universal/memories/jobs/{job_id}': {
+      get: {
+        operationId: 'getUniversalJob',
+        summary: 'Poll a universal extraction job (only the agent that queued it, for the same passport user)',
+        security,
+        parameters: [{ name: 'job_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+        responses: { '200': ok(envelope(universalJob)), ...authErrors, '404': problem('No such job for this agent and passport user.') },
+      },
+    },
+    '/v1/universal/memories/retrieve': {
+      post: {
+        operationId: 'retrieveUniversalMemories',
+        summary: 'Rank the passport user’s universal memories in the categories granted to this agent',
+        description:
+          'The fields of `POST /v1/memories/retrieve` plus `permission_error` and `categories_available`. Without an active grant ' +
+          'the answer is 200 with empty `data` and `system_prompt_addition`, `permission_error: "no_grant_for_user"` and ' +
+          '`categories_available: []`. `retrieval_id` is null (there is no universal retrieval feedback).',
+        security,
+        requestBody: { required: true, content: { 'application/json': { schema: schema(universalRetrieveRequest, 'input') } } },
+        responses: { '200': ok(universalRetrieveResponse), ...authErrors, '422': tenantErrors['422'] },
+      },
     },
   };
 }

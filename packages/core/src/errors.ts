@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'PROV_404'
   | 'PROV_409'
   | 'PROV_422'
+  | 'UAT_001'
   | 'UAT_002'
   | 'link_token_invalid'
   | 'link_token_expired'
@@ -56,6 +57,7 @@ const TITLES: Record<ErrorCode, string> = {
   PROV_404: 'Service writer not found',
   PROV_409: 'Provenance conflict',
   PROV_422: 'Invalid provenance payload',
+  UAT_001: 'No grant for this user',
   UAT_002: 'Write not permitted',
   link_token_invalid: 'Unknown link token',
   link_token_expired: 'Link token expired',
@@ -118,6 +120,16 @@ export const Errors = {
     new ApiError(404, 'PROV_404', `No service writer with service_key "${service}" exists for this tenant.`),
   provKeyMismatch: (service: string) =>
     new ApiError(403, 'PROV_403', `The API key used is not the key bound to service writer "${service}".`),
+  /** Universal endpoints (docs/passport-universal.md): the passport user has not granted this agent access. */
+  uatNoGrant: () =>
+    new ApiError(403, 'UAT_001', 'The passport user has no active grant for this agent.', {
+      fields: { error: 'no_grant_for_user' },
+    }),
+  /** A universal write with a read-only grant; the spec's body fields `error` and `code`. */
+  uatWriteNotPermitted: () =>
+    new ApiError(403, 'UAT_002', 'The grant for this agent is read-only; universal writes need access_type read_write.', {
+      fields: { error: 'write_not_permitted' },
+    }),
   serviceUnavailable: (detail: string) => new ApiError(503, 'service_unavailable', detail),
   internal: () => new ApiError(500, 'internal_error', 'An unexpected error occurred. It has been logged with the request id.'),
 };

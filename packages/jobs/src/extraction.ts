@@ -5,6 +5,7 @@ import {
   type Logger,
   ProviderCallError,
   type StoreSummary,
+  type TokenUsage,
   type EmbeddingsProvider,
   addJobTokenUsage,
   addTokenUsage,
@@ -76,19 +77,27 @@ export async function runExtraction(
  * spent are added to the job row first. On the last attempt, or for a permanent failure, the fallback
  * extracts instead and `extraction_metadata` says so (`fallback_from`, `fallback_reason`).
  */
-async function extractOrFallBack(
+function extractOrFallBack(jobId: string, input: ExtractionInput, deps: JobDeps, attempt: AttemptInfo | undefined) {
+  return extractWithFallback(jobId, input, deps, {
+    lastAttempt: () => isLastAttempt(deps.db, jobId, attempt),
+    spent: (usage) => addJobTokenUsage(deps.db, jobId, usage),
+  });
+}
+
+/** The provider, or its fallback on the last attempt or after a permanent failure (any job table). */
+export async function extractWithFallback(
   jobId: string,
   input: ExtractionInput,
   deps: JobDeps,
-  attempt: AttemptInfo | undefined,
+  job: { lastAttempt: () => Promise<boolean>; spent?: (usage: TokenUsage) => Promise<void> },
 ): Promise<ExtractionResult> {
   try {
     return await deps.extractor.extract(input);
   } catch (err) {
     const failure = err instanceof ProviderCallError ? err : null;
-    if (!deps.fallback || (!failure?.permanent && !(await isLastAttempt(deps.db, jobId, attempt)))) {
+    if (!deps.fallback || (!failure?.permanent && !(await job.lastAttempt()))) {
       // The job retries (or ends dead); the tokens this attempt paid for still count.
-      if (failure?.usage?.calls) await addJobTokenUsage(deps.db, jobId, failure.usage);
+      if (failure?.usage?.calls) await job.spent?.(failure.usage);
       throw err;
     }
     const reason = failure?.reason ?? 'provider_error';

@@ -3,6 +3,8 @@ export * from './extraction';
 export * from './correction';
 export * from './inngest';
 export * from './runner';
+export * from './sources';
+export * from './universal';
 export * from './scheduler';
 export * from './retention';
 export * from './lifecycle';

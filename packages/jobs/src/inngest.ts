@@ -4,11 +4,12 @@
  * key keeps one user's jobs from racing. Without one, the embedded runner runs the same `runExtraction`.
  * Corrections (retrieval feedback `user_corrected`) travel the same way as `memory/correction.requested`.
  */
-import { type JobQueue, type QueuedJob, markDead } from '@memory/core';
+import { type JobQueue, type JobTable, type QueuedJob, markDead } from '@memory/core';
 import { Inngest } from 'inngest';
 import { CORRECTION_FUNCTION_ID, CORRECTION_REQUESTED, runCorrection } from './correction';
 import { type AttemptInfo, EXTRACTION_REQUESTED, type ExtractionEventData, type JobDeps, runExtraction } from './extraction';
 import { type StepRunner, trackedJobSteps } from './steps';
+import { UNIVERSAL_FUNCTION_ID, UNIVERSAL_REQUESTED, type UniversalEventData, runUniversalExtraction } from './universal';
 
 export const INNGEST_APP_ID = 'memory-service';
 /** Inngest's own retries after the first attempt; with it the job has RETRIES + 1 attempts. */
@@ -23,34 +24,45 @@ export type InngestClient = ReturnType<typeof createInngestClient>;
 /** The body of a job function: the same under Inngest and in the embedded runner (runner.ts). */
 export type JobBody = (jobId: string, step: StepRunner, deps: JobDeps, attempt?: AttemptInfo) => Promise<unknown>;
 
+/** Tenant jobs: their rows in `extraction_jobs`, one running job per (tenant, user). */
+const TENANT_ROWS = { table: 'extraction_jobs', concurrencyKey: 'event.data.tenant_id + ":" + event.data.user_id' } as const;
+
 /**
- * An Inngest function for one kind of job: a concurrency key per (tenant, user), EXTRACTION_RETRIES retries,
+ * An Inngest function for one kind of job: a concurrency key per user, EXTRACTION_RETRIES retries,
  * each step tracked on the job row, and an `onFailure` that marks the job `dead`.
  */
 function createJobFunction(
   inngest: InngestClient,
   getDeps: () => Promise<JobDeps>,
-  spec: { id: string; name: string; event: string; body: JobBody },
+  spec: {
+    id: string;
+    name: string;
+    event: string;
+    body: JobBody;
+    /** The job table whose row each step tracks and onFailure marks dead. */
+    table: JobTable;
+    concurrencyKey: string;
+  },
 ) {
   return inngest.createFunction(
     {
       id: spec.id,
       name: spec.name,
       retries: EXTRACTION_RETRIES,
-      concurrency: [{ key: 'event.data.tenant_id + ":" + event.data.user_id', limit: 1 }],
+      concurrency: [{ key: spec.concurrencyKey, limit: 1 }],
       triggers: [{ event: spec.event }],
       onFailure: async ({ event, error }) => {
         const deps = await getDeps();
-        const data = (event.data as { event: { data: ExtractionEventData } }).event.data;
-        await markDead(deps.db, data.job_id, error);
+        const data = (event.data as { event: { data: { job_id: string } } }).event.data;
+        await markDead(deps.db, data.job_id, error, spec.table);
       },
     },
     async ({ event, step, attempt, maxAttempts }) => {
       const deps = await getDeps();
-      const { job_id: jobId } = event.data as ExtractionEventData;
+      const { job_id: jobId } = event.data as { job_id: string };
       // Each step records its failed attempts on the job row, which stays the source of truth.
       // Inngest counts attempts per step (0-based): on the extraction step's last one the fallback takes over.
-      return spec.body(jobId, trackedJobSteps(step, deps.db, jobId), deps, {
+      return spec.body(jobId, trackedJobSteps(step, deps.db, jobId, spec.table), deps, {
         attempt: attempt + 1,
         maxAttempts: maxAttempts ?? EXTRACTION_RETRIES + 1,
       });
@@ -64,6 +76,7 @@ export function createExtractionFunction(inngest: InngestClient, getDeps: () => 
     name: 'Extract memories from a conversation',
     event: EXTRACTION_REQUESTED,
     body: runExtraction,
+    ...TENANT_ROWS,
   });
 }
 
@@ -74,6 +87,19 @@ export function createCorrectionFunction(inngest: InngestClient, getDeps: () => 
     name: 'Apply a user correction from retrieval feedback',
     event: CORRECTION_REQUESTED,
     body: runCorrection,
+    ...TENANT_ROWS,
+  });
+}
+
+/** Universal extraction (POST /v1/universal/memories/add): one running job per passport user. */
+export function createUniversalExtractionFunction(inngest: InngestClient, getDeps: () => Promise<JobDeps>) {
+  return createJobFunction(inngest, getDeps, {
+    id: UNIVERSAL_FUNCTION_ID,
+    name: 'Extract universal memories for a passport user',
+    event: UNIVERSAL_REQUESTED,
+    body: runUniversalExtraction,
+    table: 'universal_jobs',
+    concurrencyKey: 'event.data.passport_user_id',
   });
 }
 
@@ -81,6 +107,11 @@ export class InngestQueue implements JobQueue {
   readonly name = 'inngest';
   constructor(private readonly inngest: InngestClient) {}
   async enqueue(job: QueuedJob): Promise<void> {
+    if (job.kind === 'universal') {
+      const data: UniversalEventData = { job_id: job.jobId, passport_user_id: job.passportUserId };
+      await this.inngest.send({ name: UNIVERSAL_REQUESTED, data, id: `universal-${job.jobId}` });
+      return;
+    }
     const data: ExtractionEventData = { job_id: job.jobId, tenant_id: job.tenantId, user_id: job.userId };
     const name = job.kind === 'correction' ? CORRECTION_REQUESTED : EXTRACTION_REQUESTED;
     await this.inngest.send({ name, data, id: `${job.kind}-${job.jobId}` });

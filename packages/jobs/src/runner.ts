@@ -1,26 +1,14 @@
 /**
  * The embedded runner: executes queued jobs in process from the job table when no Inngest server is
  * configured. Durable (the table survives restarts), leased (a crashed worker's job is claimed again once
- * its lease expires), retried with backoff, and limited to one running job per (tenant, user).
+ * its lease expires), retried with backoff, and limited to one running job per (tenant, user) — or per passport
+ * user for universal jobs. It claims from every job table (sources.ts) in turn, so neither starves the other.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  type JobQueue,
-  type Logger,
-  PermanentJobError,
-  claimNextJob,
-  describeError,
-  recordFailure,
-  saveStepResult,
-} from '@memory/core';
-import { type Db, eq, extractionJobs, sql } from '@memory/db';
-import { runCorrection } from './correction';
-import { type JobDeps, runExtraction } from './extraction';
-import type { JobBody } from './inngest';
+import { type JobQueue, type Logger, PermanentJobError, describeError } from '@memory/core';
+import type { JobDeps } from './extraction';
+import { ALL_JOB_SOURCES, type ClaimedJob, type JobSource, sourceRows } from './sources';
 import { type StepRunner, toJson } from './steps';
-
-/** The function body for each job `kind` (the same bodies Inngest runs). */
-const JOB_BODIES: Record<string, JobBody> = { extraction: runExtraction, correction: runCorrection };
 
 export interface RunnerOptions {
   pollMs: number;
@@ -29,6 +17,8 @@ export interface RunnerOptions {
   /** Jobs run at the same time by this process (different users). */
   concurrency?: number;
   workerId?: string;
+  /** The job tables to claim from (default: all of them). */
+  sources?: readonly JobSource[];
 }
 
 export class EmbeddedRunner {
@@ -37,6 +27,9 @@ export class EmbeddedRunner {
   private inFlight = new Set<Promise<void>>();
   private wakeUp: (() => void) | null = null;
   private loop: Promise<void> | null = null;
+  private readonly sources: readonly JobSource[];
+  /** The source asked first next time (round robin). */
+  private nextSource = 0;
 
   constructor(
     private readonly deps: JobDeps,
@@ -44,6 +37,7 @@ export class EmbeddedRunner {
     private readonly log?: Logger,
   ) {
     this.workerId = opts.workerId ?? `embedded-${process.pid}-${randomUUID().slice(0, 8)}`;
+    this.sources = opts.sources ?? ALL_JOB_SOURCES;
   }
 
   start(): void {
@@ -68,11 +62,25 @@ export class EmbeddedRunner {
   async drain(): Promise<number> {
     let n = 0;
     for (;;) {
-      const job = await claimNextJob(this.deps.db, { workerId: this.workerId, leaseSeconds: this.opts.leaseSeconds });
-      if (!job) return n;
-      await this.execute(job);
+      const claimed = await this.claim();
+      if (!claimed) return n;
+      await this.execute(claimed.source, claimed.job);
       n++;
     }
+  }
+
+  /** One runnable job from the first source that has one, starting after the source that gave the last. */
+  private async claim(): Promise<{ source: JobSource; job: ClaimedJob } | null> {
+    for (let i = 0; i < this.sources.length; i++) {
+      const at = (this.nextSource + i) % this.sources.length;
+      const source = this.sources[at];
+      const job = await source.claim(this.deps.db, { workerId: this.workerId, leaseSeconds: this.opts.leaseSeconds });
+      if (job) {
+        this.nextSource = (at + 1) % this.sources.length;
+        return { source, job };
+      }
+    }
+    return null;
   }
 
   private async run(): Promise<void> {
@@ -81,10 +89,10 @@ export class EmbeddedRunner {
       let claimed = false;
       if (this.inFlight.size < limit) {
         try {
-          const job = await claimNextJob(this.deps.db, { workerId: this.workerId, leaseSeconds: this.opts.leaseSeconds });
-          if (job) {
+          const next = await this.claim();
+          if (next) {
             claimed = true;
-            const p = this.execute(job).finally(() => {
+            const p = this.execute(next.source, next.job).finally(() => {
               this.inFlight.delete(p);
               this.wake();
             });
@@ -112,33 +120,32 @@ export class EmbeddedRunner {
     });
   }
 
-  private async execute(job: typeof extractionJobs.$inferSelect): Promise<void> {
+  private async execute(source: JobSource, job: ClaimedJob): Promise<void> {
     const { db } = this.deps;
+    const rows = sourceRows(source);
     const heartbeat = setInterval(
-      () => void extendLease(db, job.id, this.opts.leaseSeconds).catch(() => {}),
+      () => void rows.extendLease(db, job.id, this.opts.leaseSeconds).catch(() => {}),
       (this.opts.leaseSeconds * 1000) / 3,
     );
     const started = Date.now();
     try {
-      const body = JOB_BODIES[job.kind];
+      const body = source.body(job);
       if (!body) throw new PermanentJobError(`no function runs jobs of kind "${job.kind}"`);
-      const summary = (await body(job.id, embeddedSteps(db, job.id, job.stepState as Record<string, unknown>), this.deps, {
-        attempt: job.attempts,
-        maxAttempts: job.maxAttempts,
-      })) as {
+      const steps = embeddedSteps(job.stepState as Record<string, unknown>, (id, value) => rows.saveStep(db, job.id, id, value));
+      const summary = (await body(job.id, steps, this.deps, { attempt: job.attempts, maxAttempts: job.maxAttempts })) as {
         status?: string;
       } | null;
       this.log?.info(
-        { job_id: job.id, tenant_id: job.tenantId, kind: job.kind, attempt: job.attempts, ms: Date.now() - started, status: summary?.status },
+        { job_id: job.id, ...job.logFields, kind: job.kind, attempt: job.attempts, ms: Date.now() - started, status: summary?.status },
         'job finished',
       );
     } catch (err) {
-      const outcome = await recordFailure(db, job, err, {
+      const outcome = await rows.recordFailure(db, job, err, {
         backoffBaseMs: this.opts.backoffBaseMs,
         permanent: err instanceof PermanentJobError,
       });
       this.log?.warn(
-        { job_id: job.id, tenant_id: job.tenantId, attempt: job.attempts, next: outcome.status, ...describeError(err) },
+        { job_id: job.id, ...job.logFields, attempt: job.attempts, next: outcome.status, ...describeError(err) },
         'job attempt failed',
       );
     } finally {
@@ -147,24 +154,16 @@ export class EmbeddedRunner {
   }
 }
 
-function embeddedSteps(db: Db, jobId: string, saved: Record<string, unknown>): StepRunner {
+function embeddedSteps(saved: Record<string, unknown>, save: (id: string, value: unknown) => Promise<void>): StepRunner {
   return {
     async run<T>(id: string, fn: () => Promise<T> | T): Promise<T> {
       if (Object.hasOwn(saved, id)) return saved[id] as T;
       const value = toJson(await fn());
-      await saveStepResult(db, jobId, id, value);
+      await save(id, value);
       return value;
     },
   };
 }
-
-async function extendLease(db: Db, jobId: string, leaseSeconds: number) {
-  await db
-    .update(extractionJobs)
-    .set({ leaseUntil: sql`now() + make_interval(secs => ${leaseSeconds})` })
-    .where(eq(extractionJobs.id, jobId));
-}
-
 
 export class EmbeddedQueue implements JobQueue {
   readonly name = 'embedded';

@@ -1,6 +1,18 @@
 /** Shared set-up for the job tests: an in-memory PGlite with the real migrations and one queued job. */
-import { type AppConfig, BuiltinExtractor, type JobQueue, addMemories, createTenant, loadConfig } from '@memory/core';
-import { type Database, createDatabase, endUsers, eq, runMigrations, sourceEvents, sql } from '@memory/db';
+import { type AppConfig, BuiltinExtractor, type JobQueue, addMemories, createTenant, generateKey, loadConfig } from '@memory/core';
+import {
+  type Database,
+  createDatabase,
+  endUsers,
+  eq,
+  globalAgents,
+  grants,
+  passportUsers,
+  runMigrations,
+  sourceEvents,
+  sql,
+  uuiTokens,
+} from '@memory/db';
 import { EmbeddedRunner } from './runner';
 
 export async function openTestDatabase(): Promise<Database> {
@@ -51,4 +63,33 @@ export function runQueuedJobs(database: Database): Promise<number> {
 export async function memoryVersionOf(database: Database, tenantId: string): Promise<number> {
   const [u] = await database.db.select().from(endUsers).where(eq(endUsers.tenantId, tenantId));
   return u.memoryVersion;
+}
+
+/**
+ * A passport fixture written straight into the tables (the agent, account, grant and token endpoints are
+ * another part of issue 5): a tenant's global agent, a passport user, optionally a grant, and an
+ * X-Service-UUI token of that agent for that user. Returns the raw credentials.
+ */
+export async function createPassportFixture(
+  database: Database,
+  opts: {
+    grant?: { categories: string[]; accessType: 'read_only' | 'read_write' } | null;
+    passportUserId?: string;
+    tenantId?: string;
+  } = {},
+) {
+  const db = database.db;
+  const tenantId = opts.tenantId ?? (await createTenant(db, `t-${Math.random()}`)).tenant_id;
+  const agentKey = generateKey('agent');
+  const agentId = crypto.randomUUID();
+  await db.insert(globalAgents).values({ id: agentId, tenantId, name: `agent-${agentId.slice(0, 6)}`, keyHash: agentKey.hash, keyPrefix: agentKey.displayPrefix });
+  const passportUserId = opts.passportUserId ?? crypto.randomUUID();
+  if (!opts.passportUserId) await db.insert(passportUsers).values({ id: passportUserId, email: `${passportUserId}@example.test` });
+  const grantId = crypto.randomUUID();
+  if (opts.grant) {
+    await db.insert(grants).values({ id: grantId, passportUserId, agentId, categories: opts.grant.categories, accessType: opts.grant.accessType });
+  }
+  const token = generateKey('uui');
+  await db.insert(uuiTokens).values({ id: crypto.randomUUID(), tokenHash: token.hash, passportUserId, agentId });
+  return { tenantId, agentId, agentKey: agentKey.key, passportUserId, grantId: opts.grant ? grantId : null, uuiToken: token.key };
 }

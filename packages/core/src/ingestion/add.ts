@@ -66,18 +66,7 @@ async function accept(
   // Unknown writer: PROV_404; a writer bound to another key: PROV_403. Checked before the gate decides.
   const writer = body.source ? await resolveWriter(db, auth, body.source.service) : null;
   const gate = runQualityGate(body.messages);
-  const base: AddResponse = {
-    job_id: null,
-    status: 'queued',
-    blocked_reason: null,
-    nothing_to_extract: false,
-    retry_after_seconds: null,
-    budget_remaining_pct: null,
-    processing_eta_seconds: null,
-    processing_status: 'normal',
-    request_id: ctx.requestId,
-    timestamp: ctx.now.toISOString(),
-  };
+  const base = addResponseBase(ctx.requestId, ctx.now);
   const saveIdem = async (tx: Db, response: AddResponse) => {
     if (!ctx.idem) return;
     await saveIdempotentResponse(tx, ctx.idem, {
@@ -193,6 +182,20 @@ async function accept(
   }
   return { httpStatus: 200, body: response, replayed: false };
 }
+
+/** An add answer before the gate decides: queued, nothing blocked, no plan or backlog figures yet (issue 7). */
+export const addResponseBase = (requestId: string, now: Date): AddResponse => ({
+  job_id: null,
+  status: 'queued',
+  blocked_reason: null,
+  nothing_to_extract: false,
+  retry_after_seconds: null,
+  budget_remaining_pct: null,
+  processing_eta_seconds: null,
+  processing_status: 'normal',
+  request_id: requestId,
+  timestamp: now.toISOString(),
+});
 
 /** Secrets can hide in metadata too: every string value in it is redacted before it is stored. */
 export function redactJsonStrings(value: unknown): unknown {

@@ -1,13 +1,20 @@
 /** How accepted work reaches a worker: the embedded runner (wake-up) or an Inngest event. */
-export type JobKind = 'extraction' | 'correction';
+export type JobKind = 'extraction' | 'correction' | 'universal';
 
-export interface QueuedJob {
-  jobId: string;
-  tenantId: string;
-  userId: string;
-  /** `extraction` (an add) or `correction` (a user correction sent as retrieval feedback). */
-  kind: JobKind;
-}
+export type QueuedJob =
+  | {
+      jobId: string;
+      tenantId: string;
+      userId: string;
+      /** `extraction` (an add) or `correction` (a user correction sent as retrieval feedback). */
+      kind: 'extraction' | 'correction';
+    }
+  | {
+      jobId: string;
+      /** A universal extraction job (`universal_jobs`): it belongs to a passport user, not to a tenant. */
+      kind: 'universal';
+      passportUserId: string;
+    };
 
 export interface JobQueue {
   readonly name: string;

@@ -4,7 +4,7 @@
  * `error` holds the last failure) -> ... -> dead when attempts are used up; failed when the job can never
  * succeed (its input is gone). A running job whose lease expired is claimable again (crashed worker).
  */
-import { type Db, endUsers, extractionJobs, rows, sql } from '@memory/db';
+import { type Db, type SQL, endUsers, extractionJobs, rows, sql } from '@memory/db';
 import { and, eq } from '@memory/db';
 import { type TokenUsage, addTokenUsage } from '../llm/openai-compatible';
 import { describeError } from '../logger';
@@ -78,30 +78,46 @@ interface ClaimOptions {
 }
 
 /**
- * Claims one runnable job: queued and due, or running with an expired lease. At most one job per
- * (tenant, user) runs at a time, so one user's memories are never written by two jobs at once.
- * SKIP LOCKED lets several processes claim from one PostgreSQL table without blocking each other.
+ * The two job tables share their states, lease, attempts and step columns: `extraction_jobs` (a tenant's end
+ * user; extraction and correction) and `universal_jobs` (a passport user, universal/jobs.ts). What differs is
+ * whose jobs must not run at the same time, and that only extraction jobs record `started_at`.
  */
-export async function claimNextJob(db: Db, opts: ClaimOptions): Promise<JobRow | null> {
+export type JobTable = 'extraction_jobs' | 'universal_jobs';
+
+const JOB_TABLES: Record<JobTable, { sameUser: SQL; claimed: SQL }> = {
+  extraction_jobs: {
+    sameUser: sql`r.tenant_id = j.tenant_id AND r.user_id = j.user_id`,
+    claimed: sql`, started_at = coalesce(started_at, now())`,
+  },
+  universal_jobs: { sameUser: sql`r.passport_user_id = j.passport_user_id`, claimed: sql`` },
+};
+
+/**
+ * Claims one runnable job of a table: queued and due, or running with an expired lease. At most one job per
+ * user runs at a time, so one user's memories are never written by two jobs at once. SKIP LOCKED lets several
+ * processes claim from one PostgreSQL table without blocking each other. Returns the claimed id.
+ */
+export async function claimJobId(db: Db, table: JobTable, opts: ClaimOptions): Promise<string | null> {
   const only = opts.jobId ? sql`AND j.id = ${opts.jobId}` : sql``;
+  const t = sql.identifier(table);
   const claimed = await rows<{ id: string }>(
     db,
     sql`
-    UPDATE extraction_jobs SET
+    UPDATE ${t} SET
       status = 'running',
       attempts = attempts + 1,
       lease_until = now() + make_interval(secs => ${opts.leaseSeconds}),
       locked_by = ${opts.workerId},
-      started_at = coalesce(started_at, now()),
       updated_at = now()
+      ${JOB_TABLES[table].claimed}
     WHERE id = (
-      SELECT j.id FROM extraction_jobs j
+      SELECT j.id FROM ${t} j
       WHERE ((j.status = 'queued' AND j.run_after <= now())
           OR (j.status = 'running' AND j.lease_until < now()))
         ${only}
         AND NOT EXISTS (
-          SELECT 1 FROM extraction_jobs r
-          WHERE r.tenant_id = j.tenant_id AND r.user_id = j.user_id AND r.id <> j.id
+          SELECT 1 FROM ${t} r
+          WHERE ${JOB_TABLES[table].sameUser} AND r.id <> j.id
             AND r.status = 'running' AND r.lease_until >= now())
       ORDER BY j.run_after, j.created_at
       LIMIT 1
@@ -109,19 +125,28 @@ export async function claimNextJob(db: Db, opts: ClaimOptions): Promise<JobRow |
     )
     RETURNING id`,
   );
-  if (claimed.length === 0) return null;
-  const [job] = await db.select().from(extractionJobs).where(eq(extractionJobs.id, claimed[0].id));
+  return claimed[0]?.id ?? null;
+}
+
+/** Claims one runnable extraction or correction job (see claimJobId). */
+export async function claimNextJob(db: Db, opts: ClaimOptions): Promise<JobRow | null> {
+  const id = await claimJobId(db, 'extraction_jobs', opts);
+  if (!id) return null;
+  const [job] = await db.select().from(extractionJobs).where(eq(extractionJobs.id, id));
   return job ?? null;
 }
 
-export async function saveStepResult(db: Db, jobId: string, stepId: string, value: unknown): Promise<void> {
-  await db
-    .update(extractionJobs)
-    .set({
-      stepState: sql`${extractionJobs.stepState} || jsonb_build_object(${stepId}::text, ${JSON.stringify(value ?? null)}::jsonb)`,
-      updatedAt: sql`now()`,
-    })
-    .where(eq(extractionJobs.id, jobId));
+export async function saveStepResult(db: Db, jobId: string, stepId: string, value: unknown, table: JobTable = 'extraction_jobs'): Promise<void> {
+  await db.execute(
+    sql`UPDATE ${sql.identifier(table)}
+        SET step_state = step_state || jsonb_build_object(${stepId}::text, ${JSON.stringify(value ?? null)}::jsonb), updated_at = now()
+        WHERE id = ${jobId}`,
+  );
+}
+
+/** Keeps a running job's lease while its worker is alive (the embedded runner's heartbeat). */
+export async function extendLease(db: Db, jobId: string, leaseSeconds: number, table: JobTable = 'extraction_jobs'): Promise<void> {
+  await db.execute(sql`UPDATE ${sql.identifier(table)} SET lease_until = now() + make_interval(secs => ${leaseSeconds}) WHERE id = ${jobId}`);
 }
 
 /** Exponential backoff with full jitter: base * 2^(attempt-1), capped at 10 minutes. */
@@ -147,49 +172,40 @@ export interface FailureOutcome {
  */
 export async function recordFailure(
   db: Db,
-  job: Pick<JobRow, 'id' | 'attempts' | 'maxAttempts'>,
+  job: { id: string; attempts: number; maxAttempts: number },
   err: unknown,
-  opts: { backoffBaseMs: number; permanent?: boolean },
+  opts: { backoffBaseMs: number; permanent?: boolean; table?: JobTable },
 ): Promise<FailureOutcome> {
   const summary = summariseError(err);
   const exhausted = job.attempts >= job.maxAttempts;
   const status: FailureOutcome['status'] = opts.permanent ? 'failed' : exhausted ? 'dead' : 'queued';
   const runAfter = status === 'queued' ? new Date(Date.now() + retryDelayMs(job.attempts, opts.backoffBaseMs)) : null;
-  await db
-    .update(extractionJobs)
-    .set({
-      status,
-      error: summary,
-      errorSummary:
-        status === 'queued'
-          ? null
-          : status === 'dead'
-            ? `gave up after ${job.attempts} attempts; last error: ${summary}`
-            : `cannot be processed: ${summary}`,
-      runAfter: runAfter ?? sql`${extractionJobs.runAfter}`,
-      leaseUntil: null,
-      lockedBy: null,
-      updatedAt: sql`now()`,
-      finishedAt: status === 'queued' ? null : sql`now()`,
-    })
-    .where(and(eq(extractionJobs.id, job.id), eq(extractionJobs.status, 'running')));
+  const errorSummary =
+    status === 'queued'
+      ? null
+      : status === 'dead'
+        ? `gave up after ${job.attempts} attempts; last error: ${summary}`
+        : `cannot be processed: ${summary}`;
+  await db.execute(
+    sql`UPDATE ${sql.identifier(opts.table ?? 'extraction_jobs')} SET
+          status = ${status}, error = ${summary}, error_summary = ${errorSummary},
+          run_after = coalesce(${runAfter?.toISOString() ?? null}::timestamptz, run_after),
+          lease_until = NULL, locked_by = NULL, updated_at = now(),
+          finished_at = ${status === 'queued' ? sql`NULL` : sql`now()`}
+        WHERE id = ${job.id} AND status = 'running'`,
+  );
   return { status, runAfter };
 }
 
 /** Marks a job dead from outside a run (Inngest's onFailure after its own retries). */
-export async function markDead(db: Db, jobId: string, err: unknown): Promise<void> {
+export async function markDead(db: Db, jobId: string, err: unknown, table: JobTable = 'extraction_jobs'): Promise<void> {
   const summary = summariseError(err);
-  await db
-    .update(extractionJobs)
-    .set({
-      status: 'dead',
-      error: summary,
-      errorSummary: `gave up after the last retry; last error: ${summary}`,
-      leaseUntil: null,
-      updatedAt: sql`now()`,
-      finishedAt: sql`now()`,
-    })
-    .where(and(eq(extractionJobs.id, jobId), sql`${extractionJobs.status} IN ('queued', 'running')`));
+  await db.execute(
+    sql`UPDATE ${sql.identifier(table)} SET
+          status = 'dead', error = ${summary}, error_summary = ${`gave up after the last retry; last error: ${summary}`},
+          lease_until = NULL, updated_at = now(), finished_at = now()
+        WHERE id = ${jobId} AND status IN ('queued', 'running')`,
+  );
 }
 
 /** Jobs waiting or running, for backlog health. */
@@ -205,27 +221,34 @@ export async function countBacklog(db: Db): Promise<number> {
  * Inngest mode: called at the start of every step. A job that is not running yet (first attempt, or
  * waiting after a failed attempt) becomes running and counts one more attempt.
  */
-export async function beginInngestStep(db: Db, jobId: string, leaseSeconds: number): Promise<void> {
-  await db
-    .update(extractionJobs)
-    .set({
-      attempts: sql`${extractionJobs.attempts} + CASE WHEN ${extractionJobs.status} = 'running' THEN 0 ELSE 1 END`,
-      status: 'running',
-      leaseUntil: sql`now() + make_interval(secs => ${leaseSeconds})`,
-      lockedBy: 'inngest',
-      startedAt: sql`coalesce(${extractionJobs.startedAt}, now())`,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(extractionJobs.id, jobId), sql`${extractionJobs.status} IN ('queued', 'running')`));
+export async function beginInngestStep(db: Db, jobId: string, leaseSeconds: number, table: JobTable = 'extraction_jobs'): Promise<void> {
+  await db.execute(
+    sql`UPDATE ${sql.identifier(table)} SET
+          attempts = attempts + CASE WHEN status = 'running' THEN 0 ELSE 1 END,
+          status = 'running', lease_until = now() + make_interval(secs => ${leaseSeconds}), locked_by = 'inngest',
+          updated_at = now() ${JOB_TABLES[table].claimed}
+        WHERE id = ${jobId} AND status IN ('queued', 'running')`,
+  );
 }
 
 /** Inngest mode: a step failed; Inngest will retry it, so the job waits as `queued` with the error. */
-export async function recordAttemptFailure(db: Db, jobId: string, err: unknown): Promise<void> {
-  await db
-    .update(extractionJobs)
-    .set({ status: 'queued', error: summariseError(err), leaseUntil: null, lockedBy: null, updatedAt: sql`now()` })
-    .where(and(eq(extractionJobs.id, jobId), eq(extractionJobs.status, 'running')));
+export async function recordAttemptFailure(db: Db, jobId: string, err: unknown, table: JobTable = 'extraction_jobs'): Promise<void> {
+  await db.execute(
+    sql`UPDATE ${sql.identifier(table)} SET status = 'queued', error = ${summariseError(err)}, lease_until = NULL, locked_by = NULL,
+          updated_at = now()
+        WHERE id = ${jobId} AND status = 'running'`,
+  );
 }
+
+/** The columns a finished run sets on its job row, whichever table: no error, lease released, finished now. */
+export const finishedJobColumns = () => ({
+  error: null,
+  errorSummary: null,
+  leaseUntil: null,
+  lockedBy: null,
+  updatedAt: sql`now()`,
+  finishedAt: sql`now()`,
+});
 
 /** Completes a job inside the transaction that stored its results: status, count, metadata, lease released. */
 export async function completeJob(
@@ -243,14 +266,6 @@ export async function completeJob(
 ): Promise<void> {
   await tx
     .update(extractionJobs)
-    .set({
-      ...outcome,
-      error: null,
-      errorSummary: null,
-      leaseUntil: null,
-      lockedBy: null,
-      updatedAt: sql`now()`,
-      finishedAt: sql`now()`,
-    })
+    .set({ ...outcome, ...finishedJobColumns() })
     .where(eq(extractionJobs.id, jobId));
 }

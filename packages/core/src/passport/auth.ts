@@ -19,6 +19,13 @@ export const uuiTokenInvalid = () =>
 export const uuiTokenAgentMismatch = () =>
   new ApiError(403, 'uui_token_agent_mismatch', 'This X-Service-UUI token was issued to another agent; each token works only with the key of its agent.');
 
+export interface UniversalAgentAuth {
+  agent: { id: string; tenantId: string; name: string };
+  passportUserId: string;
+  /** The active grant of this (passport user, agent), or null. */
+  grant: { id: string; categories: string[]; accessType: 'read_only' | 'read_write' } | null;
+}
+
 /**
  * 401 `unauthorized` for a missing, unknown or revoked agent key; 401 `uui_token_invalid` for a missing, unknown,
  * revoked or expired X-Service-UUI token or one whose connection the user disconnected; 403
@@ -29,11 +36,7 @@ export async function authenticateUniversalAgent(
   db: Db,
   agentKey: string,
   uuiToken: string,
-): Promise<{
-  agent: { id: string; tenantId: string; name: string };
-  passportUserId: string;
-  grant: { id: string; categories: string[]; accessType: 'read_only' | 'read_write' } | null;
-}> {
+): Promise<UniversalAgentAuth> {
   const agent = agentKey ? await authenticateAgentKey(db, agentKey) : null;
   if (!agent) throw Errors.unauthorized('Send `Authorization: ApiKey <agent key>` with a valid global agent key.');
   if (!uuiToken || !uuiToken.startsWith('mem_uui_') || uuiToken.length > 200) throw uuiTokenInvalid();

@@ -8,14 +8,14 @@ import { type Db, rows, sql } from '@memory/db';
 import type { Logger } from '../logger';
 import type { EmbeddingsProvider } from '../embeddings/types';
 import { MEMORY_WITH_SOURCE_COLUMNS, iso, toProvenance } from '../memories/serialize';
-import type { RetrieveRequest, RetrieveResponse } from '../schemas/memories';
+import type { MemorySearchResult, RetrieveRequest, RetrieveResponse } from '../schemas/memories';
 import type { TenantAuth } from '../tenants/tenants';
 import { findUser } from '../users';
 import { openQuestion } from '../conflicts/reviews';
 import { ActivityRecorder } from './activity';
-import { HotTier, type RankableRow } from './hot-tier';
-import { renderContext, renderSnippet } from './render';
-import { rankCandidates } from './score';
+import { HotTier, type HotUserSet, type RankableRow } from './hot-tier';
+import { type ContextFormat, renderContext, renderSnippet } from './render';
+import { type RankFilters, rankCandidates } from './score';
 
 export interface RetrievalDeps {
   db: Db;
@@ -70,7 +70,7 @@ export function queryEntities(query: string, names: Set<string>): string[] {
 }
 
 /** The query's vector from the configured endpoint; null (and a degraded flag) when it fails. */
-async function embedQuery(deps: RetrievalDeps, query: string): Promise<{ vector: Float32Array | null; degraded: boolean }> {
+export async function embedQuery(deps: RetrievalDeps, query: string): Promise<{ vector: Float32Array | null; degraded: boolean }> {
   if (!deps.embeddings) return { vector: null, degraded: false };
   try {
     const [vector] = await deps.embeddings.embed([query]);
@@ -81,6 +81,55 @@ async function embedQuery(deps: RetrievalDeps, query: string): Promise<{ vector:
   }
 }
 
+/** A retrieve answer with nothing found (also an unknown user): no memories, an empty block. */
+export const emptyRetrieveResponse = (requestId: string, now: Date): RetrieveResponse => ({
+  retrieval_id: null,
+  data: [],
+  cached: false,
+  system_prompt_addition: '',
+  context_token_count: 0,
+  memories_from_hot_tier: 0,
+  clarification_question: null,
+  quota_mode: 'FULL',
+  is_degraded: false,
+  is_passthrough: false,
+  request_id: requestId,
+  timestamp: now.toISOString(),
+});
+
+/**
+ * Ranks a user's candidate set for a query (hybrid score, near-duplicates collapsed) and renders the result:
+ * the response's `data` and the `system_prompt_addition` block within the token budget. Shared by tenant and
+ * universal retrieval; `source` gives each memory's `source_event_id` and `provenance`.
+ */
+export function rankAndRender(
+  set: HotUserSet,
+  req: { query: string; limit: number; format: ContextFormat; context_max_tokens: number },
+  filters: RankFilters,
+  queryVector: Float32Array | null,
+  now: Date,
+  source: (row: RankableRow) => Pick<MemorySearchResult, 'source_event_id' | 'provenance'>,
+) {
+  const ranked = rankCandidates(set.index, req.query, filters, req.limit, now.getTime(), {
+    embedding: queryVector,
+    entities: queryEntities(req.query, set.entityNames),
+  });
+  const picked = ranked.map((r) => ({ row: set.rows[r.index], relevance: r.relevance }));
+  const renderable = picked.map(({ row }) => ({ id: row.id, content: row.content, category: row.category, importance: row.importance }));
+  const rendered = renderContext(renderable, req.format, req.context_max_tokens);
+  const data: MemorySearchResult[] = picked.map(({ row, relevance }, i) => ({
+    id: row.id,
+    content: row.content,
+    category: row.category,
+    importance_score: row.importance,
+    last_accessed: iso(row.last_accessed),
+    relevance_score: Math.round(relevance * 1e6) / 1e6,
+    context_snippet: renderSnippet(renderable[i], req.format),
+    ...source(row),
+  }));
+  return { ranked, data, rendered };
+}
+
 export async function retrieveMemories(
   deps: RetrievalDeps,
   auth: TenantAuth,
@@ -88,20 +137,7 @@ export async function retrieveMemories(
   opts: { requestId: string; now?: Date },
 ): Promise<RetrieveResponse> {
   const now = opts.now ?? new Date();
-  const base: RetrieveResponse = {
-    retrieval_id: null,
-    data: [],
-    cached: false,
-    system_prompt_addition: '',
-    context_token_count: 0,
-    memories_from_hot_tier: 0,
-    clarification_question: null,
-    quota_mode: 'FULL',
-    is_degraded: false,
-    is_passthrough: false,
-    request_id: opts.requestId,
-    timestamp: now.toISOString(),
-  };
+  const base = emptyRetrieveResponse(opts.requestId, now);
   const user = await findUser(deps.db, auth.tenantId, req.external_user_id);
   if (!user) return base;
 
@@ -113,33 +149,18 @@ export async function retrieveMemories(
     embedQuery(deps, req.query),
   ]);
 
-  const ranked = rankCandidates(
-    set.index,
-    req.query,
+  const { ranked, data, rendered } = rankAndRender(
+    set,
+    req,
     {
       categories: req.categories,
       agentId: req.agent_id ?? null,
       createdAfter: req.time_filter_days ? now.getTime() - req.time_filter_days * 86_400_000 : undefined,
     },
-    req.limit,
-    now.getTime(),
-    { embedding: embedded.vector, entities: queryEntities(req.query, set.entityNames) },
+    embedded.vector,
+    now,
+    (row) => ({ source_event_id: row.source_event_id, provenance: toProvenance(row) }),
   );
-  const picked = ranked.map((r) => ({ row: set.rows[r.index], relevance: r.relevance }));
-  const renderable = picked.map(({ row }) => ({ id: row.id, content: row.content, category: row.category, importance: row.importance }));
-  const rendered = renderContext(renderable, req.format, req.context_max_tokens);
-
-  const data = picked.map(({ row, relevance }, i) => ({
-    id: row.id,
-    content: row.content,
-    category: row.category,
-    importance_score: row.importance,
-    last_accessed: iso(row.last_accessed),
-    relevance_score: Math.round(relevance * 1e6) / 1e6,
-    context_snippet: renderSnippet(renderable[i], req.format),
-    source_event_id: row.source_event_id,
-    provenance: toProvenance(row),
-  }));
 
   const retrievalId = randomUUID();
   deps.activity.record({

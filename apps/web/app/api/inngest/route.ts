@@ -7,6 +7,7 @@ import {
   createExtractionFunction,
   createLifecycleFunction,
   createRetentionFunction,
+  createUniversalExtractionFunction,
 } from '@memory/jobs';
 import { serve } from 'inngest/next';
 import { getRuntime } from '@/lib/runtime';
@@ -22,6 +23,7 @@ async function get() {
       functions: [
         createExtractionFunction(rt.inngest, async () => rt.jobDeps),
         createCorrectionFunction(rt.inngest, async () => rt.jobDeps),
+        createUniversalExtractionFunction(rt.inngest, async () => rt.jobDeps),
         createRetentionFunction(rt.inngest, async () => ({ db: rt.db })),
         createLifecycleFunction(rt.inngest, async () => ({ db: rt.db })),
       ],
