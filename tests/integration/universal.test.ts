@@ -244,6 +244,7 @@ describe('universal store on postgres', () => {
     expect(questions[0]).toMatchObject({ subject: 'residence', question: 'Do you currently live in Lisbon or in Porto?' });
     expect(questions[0].options.map((o) => o.content)).toEqual(['The user lives in Lisbon.', 'The user lives in Porto.']);
   });
+
   it('the passport user answers pending questions: GET /v1/uui/me/questions, POST …/resolve, passport.questions / answerQuestion', async () => {
     const email = `${crypto.randomUUID()}@example.test`;
     const ip = randomIp();

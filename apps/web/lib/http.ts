@@ -88,8 +88,9 @@ export async function requirePassport(ctx: RouteContext<unknown>): Promise<Passp
 export async function requireUniversalAgent(ctx: RouteContext<unknown>): Promise<UniversalAgentAuth> {
   const key = /^ApiKey\s+(\S+)\s*$/i.exec(ctx.req.headers.get('authorization') ?? '');
   if (!key) throw Errors.unauthorized('Send `Authorization: ApiKey <agent key>` and `X-Service-UUI: <token>`.');
-  // A missing X-Service-UUI is 401 `uui_token_invalid` (WWW-Authenticate: X-Service-UUI), like an unknown one.
-  return authenticateUniversalAgent(ctx.rt.db, key[1], (ctx.req.headers.get('x-service-uui') ?? '').trim());
+  const token = (ctx.req.headers.get('x-service-uui') ?? '').trim();
+  if (!token) throw Errors.unauthorized('Send the passport user’s token in `X-Service-UUI`.');
+  return authenticateUniversalAgent(ctx.rt.db, key[1], token);
 }
 
 /** The admin API exists only when MEMORY_ADMIN_TOKEN is configured; otherwise it answers 404. */

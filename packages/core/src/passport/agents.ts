@@ -138,6 +138,11 @@ export interface AgentAuth {
  */
 const verifiedAgents = new LRUCache<string, AgentAuth>({ max: 10_000, ttl: 10_000 });
 
+/** Forgets every remembered agent key (an operator revoking agents in the database; tests). */
+export function forgetVerifiedAgentKeys(): void {
+  verifiedAgents.clear();
+}
+
 /** The agent a presented `mem_ak_…` key belongs to, or null. */
 export async function authenticateAgentKey(db: Db, presented: string): Promise<AgentAuth | null> {
   if (!presented.startsWith(KEY_PREFIXES.agent) || presented.length > 200) return null;

@@ -8,14 +8,6 @@ import { sha256Hex } from '../crypto';
 import { ApiError, Errors } from '../errors';
 import { authenticateAgentKey } from './agents';
 
-/** What the universal endpoints know about their caller (docs/passport-universal.md). */
-export interface UniversalAgentAuth {
-  agent: { id: string; tenantId: string; name: string };
-  passportUserId: string;
-  /** The active grant of this (passport user, agent), or null: add and retrieve decide what that means for them. */
-  grant: { id: string; categories: string[]; accessType: 'read_only' | 'read_write' } | null;
-}
-
 export const uuiTokenInvalid = () =>
   new ApiError(
     401,
@@ -26,6 +18,13 @@ export const uuiTokenInvalid = () =>
 
 export const uuiTokenAgentMismatch = () =>
   new ApiError(403, 'uui_token_agent_mismatch', 'This X-Service-UUI token was issued to another agent; each token works only with the key of its agent.');
+
+export interface UniversalAgentAuth {
+  agent: { id: string; tenantId: string; name: string };
+  passportUserId: string;
+  /** The active grant of this (passport user, agent), or null. */
+  grant: { id: string; categories: string[]; accessType: 'read_only' | 'read_write' } | null;
+}
 
 /**
  * 401 `unauthorized` for a missing, unknown or revoked agent key; 401 `uui_token_invalid` for a missing, unknown,
