@@ -185,6 +185,10 @@ describe.each(servers())('passport on $name', (server) => {
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ link_token: expect.stringMatching(/^mem_lt_[A-Za-z0-9_-]{43}$/), expires_in_seconds: 600 });
     const token = created.body.data.link_token;
+    // the ready-made consent link: this service's own address when MEMORY_CONSENT_URL is not set
+    const connect = new URL(created.body.data.connect_url);
+    expect(`${connect.origin}${connect.pathname}`).toBe(`${server.baseUrl}/connect`);
+    expect(Object.fromEntries(connect.searchParams)).toEqual({ agent_id: agent.id, link_token: token });
 
     const browser = new ConsentBrowser(server);
     const described = await browser.query('linkRequest', { agentId: agent.id, linkToken: token });

@@ -69,6 +69,12 @@ const envSchema = z.object({
   MEMORY_LIFECYCLE_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
   /** Lifetime of a passport consent link token, from creation to the agent's exchange (docs/passport.md). */
   MEMORY_LINK_TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
+  /**
+   * Where end users open the consent app (`{consent_url}/connect?...`), when it is not this service's own
+   * public address: e.g. https://passport.example.com. Without it the link-token response's `connect_url`
+   * uses the address the tenant's request reached.
+   */
+  MEMORY_CONSENT_URL: httpUrl.optional(),
 });
 
 export interface AppConfig {
@@ -97,7 +103,7 @@ export interface AppConfig {
   /** Minutes between embedded lifecycle runs (Inngest mode uses its hourly cron). */
   lifecycleIntervalMinutes: number;
   /** The memory passport (docs/passport.md). */
-  passport: { linkTokenTtlSeconds: number };
+  passport: { linkTokenTtlSeconds: number; consentUrl: string | null };
 }
 
 export class ConfigError extends Error {}
@@ -179,7 +185,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           }
         : null,
     lifecycleIntervalMinutes: e.MEMORY_LIFECYCLE_INTERVAL_MINUTES,
-    passport: { linkTokenTtlSeconds: e.MEMORY_LINK_TOKEN_TTL_SECONDS },
+    passport: { linkTokenTtlSeconds: e.MEMORY_LINK_TOKEN_TTL_SECONDS, consentUrl: e.MEMORY_CONSENT_URL?.replace(/\/+$/, '') ?? null },
   };
 }
 

@@ -102,6 +102,10 @@ export const linkTokenCreated = z
     link_token: z.string().meta({ description: '`mem_lt_…`, single use. Send the user to `/connect?agent_id=<agent_id>&link_token=<link_token>`.' }),
     expires_in_seconds: z.number().int(),
     expires_at: z.string().datetime(),
+    connect_url: z.string().meta({
+      description:
+        'Where to send the user: `{consent_url}/connect?agent_id=<agent_id>&link_token=<link_token>` (MEMORY_CONSENT_URL, else this service\'s address).',
+    }),
   })
   .meta({ id: 'LinkTokenCreated' });
 

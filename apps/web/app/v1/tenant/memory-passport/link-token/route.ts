@@ -6,8 +6,12 @@ export const POST = route(async (ctx) => {
   const auth = await requireTenant(ctx);
   const body = await readJson(ctx.req, createLinkTokenRequest);
   const created = await createLinkToken(ctx.rt.db, auth, body, ctx.rt.config.passport.linkTokenTtlSeconds);
+  const base = ctx.rt.config.passport.consentUrl ?? new URL(ctx.req.url).origin;
+  const connect = new URL(`${base}/connect`);
+  connect.searchParams.set('agent_id', body.agent_id);
+  connect.searchParams.set('link_token', created.link_token);
   return json(
-    { data: created, request_id: ctx.requestId, timestamp: new Date().toISOString() },
+    { data: { ...created, connect_url: connect.toString() }, request_id: ctx.requestId, timestamp: new Date().toISOString() },
     { status: 201, headers: { 'Cache-Control': 'no-store' } },
   );
 });
