@@ -6,7 +6,7 @@
  *
  * The scheduled job (packages/jobs/src/lifecycle.ts) runs it under Inngest (cron) or the embedded scheduler.
  */
-import { type Db, and, claimRevisions, eq, lte, memories, rows, sql } from '@memory/db';
+import { type Db, and, claimRevisions, eq, memories, rows, sql } from '@memory/db';
 import { ledgerRow } from '../memories/ledger';
 import { bumpMemoryVersion } from '../users';
 import { LIFECYCLE, lifecycleStep } from './rules';
@@ -70,7 +70,8 @@ async function stepBatch(tx: Db, now: Date, batchSize: number, tenantId: string 
       and(
         eq(memories.status, 'active'),
         tenantId ? eq(memories.tenantId, tenantId) : undefined,
-        lte(sql`coalesce(${memories.lifecycleAt}, ${memories.createdAt})`, dueBefore),
+        // an ISO string with an explicit cast: postgres.js (unlike PGlite) cannot bind a Date to an untyped parameter
+        sql`coalesce(${memories.lifecycleAt}, ${memories.createdAt}) <= ${dueBefore.toISOString()}::timestamptz`,
       ),
     )
     .orderBy(memories.id)
