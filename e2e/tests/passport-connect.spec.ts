@@ -29,7 +29,7 @@ async function agentWithLink(request: APIRequestContext, name: string) {
   });
   expect(link.status()).toBe(201);
   const { link_token } = (await link.json()).data as { link_token: string };
-  return { agentId: agent.id, agentKey: agent.raw_agent_api_key, linkToken: link_token };
+  return { agentId: agent.id, agentKey: agent.raw_agent_api_key, linkToken: link_token, tenantKey: apiKey };
 }
 
 const connectUrl = (agentId: string, linkToken: string) =>
@@ -67,8 +67,13 @@ async function retrieveUniversal(request: APIRequestContext, agentKey: string, u
 }
 
 test('a user approves an agent on /connect, the agent reads only the granted categories, the user revokes it on /passport', async ({ page, request }) => {
-  const { agentId, agentKey, linkToken } = await agentWithLink(request, 'Trip Planner');
+  const { agentId, agentKey, linkToken, tenantKey } = await agentWithLink(request, 'Trip Planner');
   const email = `passport-${Date.now()}@example.com`;
+  // everything the browser receives (pages, scripts, tRPC answers), checked for keys at the end
+  const received: Promise<string>[] = [];
+  page.on('response', (r) => {
+    if (r.request().resourceType() !== 'image') received.push(r.text().catch(() => ''));
+  });
 
   await page.goto(connectUrl(agentId, linkToken));
   await expect(page.getByRole('heading', { level: 1, name: 'Connect Trip Planner to your Memory Passport' })).toBeVisible();
@@ -151,6 +156,12 @@ test('a user approves an agent on /connect, the agent reads only the granted cat
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'You have signed out.' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Sign in to your Memory Passport' })).toBeVisible();
+
+  // no tenant key, agent key or X-Service-UUI token ever reached the browser
+  const seen = (await Promise.all(received)).join('\n');
+  expect(seen.length).toBeGreaterThan(10_000);
+  for (const secret of [tenantKey, agentKey, uui]) expect(seen).not.toContain(secret);
+  expect(seen).not.toMatch(/mem_(sk|ak|uui)_[A-Za-z0-9_-]{20,}/);
 });
 
 test('a user declines on /connect: nothing is connected and the agent cannot exchange the link', async ({ page, request }) => {
