@@ -10,92 +10,14 @@ import { authenticateUniversalAgent } from '@memory/core';
 import { createDatabase } from '@memory/db';
 import postgres from 'postgres';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { TrpcClient, type TrpcResult, mailboxCodes, randomIp, wrongCode } from './browser';
+import { type TrpcResult, wrongCode } from './browser';
 import { Api, servers, tenantApi } from './client';
+import { ConsentBrowser, PassportApi, connectedUser, createAgent, data, exchange, linkToken, passportCodes, rand, readCode } from './passport-flow';
 import type { ServerInfo } from './server';
 
-const rand = () => Math.random().toString(36).slice(2, 10);
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 const PUBLIC_FIELDS = ['default_categories_requested', 'description', 'id', 'is_verified', 'logo_url', 'name', 'website_url'];
-
-/** Passport codes sent to the address, newest first. */
-const passportCodes = (server: ServerInfo, email: string) => mailboxCodes(server, email, /Your passport sign-in code is (\d{6})/);
-
-async function readCode(server: ServerInfo, email: string): Promise<string> {
-  const [code] = await passportCodes(server, email.toLowerCase());
-  if (!code) throw new Error(`no passport mail for ${email}`);
-  return code;
-}
-
-/** A REST client of the user-scoped endpoints: `Authorization: Bearer <session token>`. */
-class PassportApi {
-  token: string | null = null;
-  constructor(
-    readonly server: ServerInfo,
-    readonly ip = randomIp(),
-  ) {}
-  request(method: string, path: string, body?: unknown) {
-    return new Api(this.server).request(method, path, body, {
-      'x-forwarded-for': this.ip,
-      ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
-    });
-  }
-  async signIn(email: string) {
-    expect((await this.request('POST', '/v1/uui/otp/send', { email })).status).toBe(200);
-    const res = await this.request('POST', '/v1/uui/otp/verify', { email, code: await readCode(this.server, email) });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    this.token = res.body.data.session_token;
-    return res.body.data;
-  }
-}
-
-/** The consent app in a browser: the `mem_passport` cookie and the CSRF header. */
-class ConsentBrowser extends TrpcClient {
-  constructor(server: ServerInfo) {
-    super(server, randomIp(), 'passport.');
-  }
-
-  async signIn(email: string) {
-    expect((await this.mutate('sendCode', { email })).status).toBe(200);
-    const res = await this.mutate('verifyCode', { email, code: await readCode(this.server, email) });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    this.csrf = res.body.result.data.csrfToken;
-    return res;
-  }
-}
-
-const data = (r: TrpcResult) => r.body.result.data;
 const apiCode = (r: TrpcResult) => r.body.error?.data?.apiCode;
-
-async function createAgent(api: Api, body: Record<string, unknown> = {}) {
-  const res = await api.post('/v1/agents/global', { name: `Agent ${rand()}`, default_categories_requested: ['fact', 'preference'], ...body });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data as { id: string; name: string; raw_agent_api_key: string; default_categories_requested: string[] };
-}
-
-async function linkToken(api: Api, agentId: string, externalUserId: string): Promise<string> {
-  const res = await api.post('/v1/tenant/memory-passport/link-token', { agent_id: agentId, external_user_id: externalUserId });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data.link_token;
-}
-
-const exchange = (server: ServerInfo, key: string, token: string) =>
-  new Api(server).post('/v1/agents/passport-token', { link_token: token }, { authorization: `ApiKey ${key}` });
-
-/** A tenant with an agent, a signed-in passport user who approved a link for `externalUserId`, and the exchange. */
-async function connectedUser(server: ServerInfo, externalUserId = `customer-${rand()}${rand()}`) {
-  const api = await tenantApi(server);
-  const agent = await createAgent(api);
-  const browser = new ConsentBrowser(server);
-  const email = `user-${rand()}@example.com`;
-  await browser.signIn(email);
-  const token = await linkToken(api, agent.id, externalUserId);
-  const approved = await browser.mutate('approveLink', { agentId: agent.id, linkToken: token, categories: ['fact', 'goal'], accessType: 'read_write' });
-  expect(approved.status, JSON.stringify(approved.body)).toBe(200);
-  const issued = await exchange(server, agent.raw_agent_api_key, token);
-  expect(issued.status, JSON.stringify(issued.body)).toBe(200);
-  return { api, agent, browser, email, token, issued: issued.body.data, externalUserId };
-}
 
 describe.each(servers())('passport on $name', (server) => {
   const bearer = { authorization: `Bearer ${server.adminToken}` };

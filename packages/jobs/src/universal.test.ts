@@ -1,7 +1,7 @@
 /**
  * The universal store end to end at unit level, on an in-memory PGlite with the real migrations: credentials,
  * the grant rules of add, the job (runner and Inngest), category filtering, conflicts into passport questions,
- * and retrieval. The HTTP surface is covered by tests/integration/universal.test.ts (on PostgreSQL).
+ * and retrieval. The HTTP surface is covered by tests/integration/universal.test.ts (on both engines).
  */
 import {
   forgetVerifiedAgentKeys,
