@@ -344,7 +344,7 @@ describe('admin create from the CLI', () => {
   const dataDir = tempDataDir();
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   const cli = (args: string[]) => {
-    const env = { ...process.env, MEMORY_DATA_DIR: dataDir };
+    const env: Record<string, string | undefined> = { ...process.env, MEMORY_DATA_DIR: dataDir };
     delete env.DATABASE_URL;
     delete env.INIT_CWD;
     return exec(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'packages/cli/src/main.ts', ...args], { cwd: ROOT, env });

@@ -11,7 +11,7 @@ import { createDatabase } from '@memory/db';
 import postgres from 'postgres';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { type TrpcResult, wrongCode } from './browser';
-import { Api, servers, tenantApi } from './client';
+import { Api, type ApiResponse, servers, tenantApi } from './client';
 import { ConsentBrowser, PassportApi, connectedUser, createAgent, data, exchange, linkToken, passportCodes, rand, readCode } from './passport-flow';
 import type { ServerInfo } from './server';
 
@@ -80,7 +80,7 @@ describe.each(servers())('passport on $name', (server) => {
     let found: any = null;
     let cursor: string | null = null;
     for (let page = 0; page < 50 && !found; page++) {
-      const dir = await new Api(server).get(`/v1/uui/organisations?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+      const dir: ApiResponse<any> = await new Api(server).get(`/v1/uui/organisations?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
       expect(dir.status).toBe(200);
       for (const item of dir.body.data.items) expect(Object.keys(item).sort()).toEqual(PUBLIC_FIELDS);
       found = dir.body.data.items.find((i: any) => i.id === agent.id) ?? null;

@@ -16,7 +16,7 @@ const dataDir = tempDataDir();
 let server: RunningServer | null = null;
 
 async function cli(args: string[]) {
-  const env = { ...process.env, MEMORY_DATA_DIR: dataDir };
+  const env: Record<string, string | undefined> = { ...process.env, MEMORY_DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   delete env.INIT_CWD;
   return exec(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'packages/cli/src/main.ts', ...args], {
