@@ -8,6 +8,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { Api, servers, tenantApi } from './client';
+import { ConsoleClient, tenantWithAdmin } from './console-client';
 
 const FIXTURE = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../fixtures/tutoring-conversations.json'), 'utf8')) as {
   student: string;
@@ -155,6 +156,41 @@ describe.each(servers())('domain schemas on $name', (server) => {
     expect((await patch(api, { domain_schema: 'general' })).status).toBe(200);
     expect((await api.get(`/v1/memories/edtech-profile?external_user_id=${FIXTURE.student}`)).status).toBe(409);
     expect((await api.get(`/v1/memories?external_user_id=${FIXTURE.student}`)).body.data.items.length).toBe(memories.length);
+  });
+});
+
+describe.each(servers())('domain schemas in the console on $name', (server) => {
+  it('shows and switches the schema and the student profile, for the session’s tenant only', async () => {
+    const { email, api } = await tenantWithAdmin(server);
+    for (const s of FIXTURE.sessions) await addAndWait(api, FIXTURE.student, s.messages);
+    const other = await tenantWithAdmin(server);
+    await addAndWait(other.api, FIXTURE.student, [{ role: 'user', content: "I'm in 7th grade." }]);
+    const c = new ConsoleClient(server);
+    await c.signIn(email);
+
+    const page = await fetch(`${server.baseUrl}/console/students`);
+    expect(page.status).toBe(200);
+
+    expect((await c.query('domains.get')).body.result.data.domain_schema).toBe('general');
+    const off = await c.query('domains.studentProfile', { external_user_id: FIXTURE.student });
+    expect(off.body.error.data.code).toBe('CONFLICT');
+    const refused = await c.mutate('domains.set', { domain_schema: 'agritech' });
+    expect(refused.body.error.data.code).toBe('UNPROCESSABLE_CONTENT');
+    expect(refused.body.error.message).toContain('planned');
+
+    const set = await c.mutate('domains.set', { domain_schema: 'edtech' });
+    expect(set.status).toBe(200);
+    expect(set.body.result.data.domain_schema).toBe('edtech');
+    expect((await api.get('/v1/tenant/domain-schema')).body.data.domain_schema).toBe('edtech');
+    expect((await other.api.get('/v1/tenant/domain-schema')).body.data.domain_schema).toBe('general');
+
+    const profile = await c.query('domains.studentProfile', { external_user_id: FIXTURE.student });
+    expect(profile.status).toBe(200);
+    const viaApi = (await api.get(`/v1/memories/edtech-profile?external_user_id=${FIXTURE.student}`)).body.data;
+    const { generated_at: _a, ...consoleProfile } = profile.body.result.data;
+    const { generated_at: _b, ...apiProfile } = viaApi;
+    expect(consoleProfile).toEqual(apiProfile);
+    expect(consoleProfile.level.map((e: any) => e.value)).toEqual(['10th grade']); // not the other tenant's 7th grade
   });
 });
 
