@@ -10,13 +10,11 @@ import type { EmbeddingsProvider } from '../embeddings/types';
 import { MEMORY_WITH_SOURCE_COLUMNS, iso, toProvenance } from '../memories/serialize';
 import type { MemorySearchResult, RetrieveRequest, RetrieveResponse } from '../schemas/memories';
 import type { TenantAuth } from '../tenants/tenants';
-import { findUser } from '../users';
+import { findUserWithDomainSchema } from '../users';
 import { openQuestion } from '../conflicts/reviews';
 import { ActivityRecorder } from './activity';
 import { HotTier, type HotUserSet, type RankableRow } from './hot-tier';
 import { buildStudentProfile, learnerSection } from '../domains/edtech';
-import { tenantDomainSchema } from '../domains/settings';
-import type { DomainSchemaId } from '../schemas/domains';
 import { type DomainSection, renderWithSection } from './domain-section';
 import { type ContextFormat, renderContext, renderSnippet } from './render';
 import { type RankFilters, rankCandidates } from './score';
@@ -140,7 +138,7 @@ export function rankAndRender(
  * learner profile built from the user's whole active set (not only the ranked memories), so the section
  * says what is known about the learner whatever the query.
  */
-export function domainSection(schema: DomainSchemaId, externalUserId: string, rows: readonly RankableRow[], now: Date): DomainSection | null {
+export function domainSection(schema: string, externalUserId: string, rows: readonly RankableRow[], now: Date): DomainSection | null {
   if (schema === 'edtech') return learnerSection(buildStudentProfile(externalUserId, rows, now));
   return null;
 }
@@ -153,10 +151,7 @@ export async function retrieveMemories(
 ): Promise<RetrieveResponse> {
   const now = opts.now ?? new Date();
   const base = emptyRetrieveResponse(opts.requestId, now);
-  const [user, schema] = await Promise.all([
-    findUser(deps.db, auth.tenantId, req.external_user_id),
-    tenantDomainSchema(deps.db, auth.tenantId),
-  ]);
+  const user = await findUserWithDomainSchema(deps.db, auth.tenantId, req.external_user_id);
   if (!user) return base;
 
   const [{ set, hit: fromHotTier }, embedded] = await Promise.all([
@@ -178,7 +173,7 @@ export async function retrieveMemories(
     embedded.vector,
     now,
     (row) => ({ source_event_id: row.source_event_id, provenance: toProvenance(row) }),
-    domainSection(schema, req.external_user_id, set.rows, now),
+    domainSection(user.domainSchema, req.external_user_id, set.rows, now),
   );
 
   const retrievalId = randomUUID();
