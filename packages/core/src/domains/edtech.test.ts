@@ -84,6 +84,11 @@ describe('buildStudentProfile rules', () => {
     }
   });
 
+  it('counts "enjoys" and "loves" as strengths only for school subjects', () => {
+    const p = buildStudentProfile('u', [mem('a', 'The user loves pizza.'), mem('b', 'The user enjoys chemistry experiments.')]);
+    expect(values(p.strengths)).toEqual(['chemistry experiments']);
+  });
+
   it('reads exam dates in the extractor’s and ISO spellings, undated exams last', () => {
     expect(isoDateIn('on 3 March 2026')).toBe('2026-03-03');
     expect(isoDateIn('on March 3, 2026')).toBe('2026-03-03');

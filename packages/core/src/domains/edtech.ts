@@ -64,20 +64,28 @@ export function isoDateIn(text: string): string | null {
 }
 
 /** A clause after the subject: "The user …" / "Maya …" are both accepted, the subject is not interpreted. */
-type Rule = { field: Exclude<StudentProfileField, 'subjects' | 'exam_dates'>; re: RegExp; value?: (m: RegExpExecArray) => string };
+type Rule = {
+  field: Exclude<StudentProfileField, 'subjects' | 'exam_dates'>;
+  re: RegExp;
+  value?: (m: RegExpExecArray) => string;
+  /** Only when the value names a school subject (for verbs as broad as "enjoys"). */
+  subjectOnly?: boolean;
+};
+
+const namesSubject = (text: string) => SUBJECTS.some(([re]) => re.test(text));
 
 const RULES: Rule[] = [
   { field: 'level', re: /\b(?:is|am) in (?:the )?((?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) grade|grade \d{1,2}|year \d{1,2}|(?:middle|high|primary|elementary|secondary) school|college|university)\b/i },
   { field: 'level', re: /\b(?:is|am) an? ((?:high school|middle school|college|university|undergraduate|graduate|phd|master'?s|first-year|second-year|third-year|final-year) (?:student|freshman|sophomore|junior|senior)|freshman|sophomore|(?:high school )?(?:junior|senior)|undergraduate|beginner|intermediate learner|advanced learner)\b/i },
   { field: 'level', re: /\bis at (?:an? )?(beginner|intermediate|advanced) level\b/i },
   { field: 'learning_goals', re: /\b(?:wants to|would like to|hopes to|plans to|aims to|is aiming to|is trying to|needs to pass|goal is to|is preparing for|is studying for|is aiming for)\s+(.+)/i, value: (m) => m[0].replace(/^(?:is )?/i, '') },
-  { field: 'strengths', re: /\b(?:is (?:really |very )?good at|is (?:really |very )?great at|is strong (?:at|in)|excels (?:at|in)|is confident (?:with|in|at)|enjoys|loves)\s+(.+)/i },
+  { field: 'strengths', re: /\b(?:is (?:really |very )?good at|is (?:really |very )?great at|is strong (?:at|in)|excels (?:at|in)|is confident (?:with|in|at))\s+(.+)/i },
+  { field: 'strengths', re: /\b(?:enjoys|loves|likes)\s+(.+)/i, subjectOnly: true },
   { field: 'strengths', re: /\bfinds (.+?) easy\b/i },
   { field: 'struggles', re: /\b(?:struggles with|struggled with|has (?:a hard time|trouble|difficulty|difficulties|problems) with|is (?:bad|weak|not good) (?:at|in)|gets confused by|is confused by|gets stuck on|does ?n[o']t understand|keeps failing)\s+(.+)/i },
   { field: 'struggles', re: /\bfinds (.+?) (?:hard|difficult|confusing|challenging|tricky)\b/i },
   { field: 'misconceptions', re: /\b(?:thinks|believes|thought|believed|assumes) that (.+)/i, value: (m) => `thinks that ${m[1]}` },
   { field: 'misconceptions', re: /\b(?:confuses|mixes up|mixed up|confused) (.+?)(?: with| and) (.+)/i, value: (m) => `confuses ${m[1]} with ${m[2]}` },
-  { field: 'misconceptions', re: /\b(?:often |always |keeps )?(?:forgets|forgetting) to (.+)/i, value: (m) => `forgets to ${m[1]}` },
   { field: 'learning_style', re: /\bis an? (visual|auditory|kinesthetic|hands-on|reading\/writing) learner\b/i, value: (m) => `${m[1]} learner` },
   { field: 'learning_style', re: /\blearns (?:best|better|most easily) (.+)/i, value: (m) => m[0] },
   { field: 'learning_style', re: /\b(?:prefers|likes|wants|needs) ((?:visual|worked|real-world|concrete|step-by-step|short|simple|detailed) (?:examples|explanations|diagrams|problems)|diagrams|videos|examples|practice problems|flashcards|analogies|quizzes)\b(.*)/i, value: (m) => `${m[1]}${m[2]}` },
@@ -119,7 +127,7 @@ export function buildStudentProfile(
     const text = m.content.replace(/\s+/g, ' ');
     for (const rule of RULES) {
       const match = rule.re.exec(text);
-      if (match) add(rule.field, rule.value ? rule.value(match) : match[1], m);
+      if (match && (!rule.subjectOnly || namesSubject(match[1]))) add(rule.field, rule.value ? rule.value(match) : match[1], m);
     }
     const exam = EXAM_RE.exec(text);
     if (exam) add('exam_dates', `${exam[1]}${exam[2]}`.replace(/^(?:my|his|her|their) /i, ''), m, { date: isoDateIn(text) });
