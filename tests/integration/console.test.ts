@@ -10,45 +10,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import postgres from 'postgres';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { TrpcClient, mailboxCodes, wrongCode } from './browser';
+import { wrongCode } from './browser';
+import { ConsoleClient, consoleCodes, rand, readCode, tenantWithAdmin } from './console-client';
 import { Api, servers } from './client';
 import { ROOT, type ServerInfo, tempDataDir } from './server';
 
 const exec = promisify(execFile);
-
-const rand = () => Math.random().toString(36).slice(2, 10);
-
-class ConsoleClient extends TrpcClient {
-  async signIn(email: string): Promise<void> {
-    const req = await this.mutate('auth.requestCode', { email });
-    expect(req.status).toBe(200);
-    const code = await readCode(this.server, email);
-    const ok = await this.mutate('auth.verifyCode', { email, code });
-    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
-    const me = await this.query('auth.me');
-    expect(me.status).toBe(200);
-    this.csrf = me.body.result.data.csrf_token;
-  }
-}
-
-/** The console codes sent to the address, newest first. */
-const consoleCodes = (server: ServerInfo, email: string) => mailboxCodes(server, email, /Your sign-in code is (\d{6})/);
-
-/** The newest code sent to the address, from the /dev/mailbox page (newest message first). */
-async function readCode(server: ServerInfo, email: string): Promise<string> {
-  const codes = await consoleCodes(server, email);
-  if (!codes[0]) throw new Error(`no mail for ${email}`);
-  return codes[0];
-}
-
-async function tenantWithAdmin(server: ServerInfo) {
-  const api = new Api(server);
-  const tenant = await api.createTenant();
-  const email = `admin-${rand()}@example.com`;
-  const res = await api.post(`/v1/admin/tenants/${tenant.tenant_id}/admins`, { email }, { authorization: `Bearer ${server.adminToken}` });
-  expect(res.status).toBe(201);
-  return { tenant, email, admin: res.body.data, api: api.withKey(tenant.api_key) };
-}
 
 describe.each(servers())('console on $name', (server) => {
   const bearer = { authorization: `Bearer ${server.adminToken}` };

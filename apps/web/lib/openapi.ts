@@ -40,6 +40,12 @@ import {
   tenantSettingsView,
   updateTenantSettingsRequest,
 } from '@memory/core/schemas/settings';
+import {
+  edtechProfileQuery,
+  studentProfileView,
+  tenantDomainSchemaView,
+  updateDomainSchemaRequest,
+} from '@memory/core/schemas/domains';
 import { createAdminRequest } from '@memory/core/console/admins';
 import {
   PASSPORT_SESSION_RULES,
@@ -374,6 +380,46 @@ function buildPaths() {
           'A payload whose extraction job is still queued or running is kept until the job finishes.',
         requestBody: { required: true, content: { 'application/json': { schema: schema(updateTenantSettingsRequest, 'input') } } },
         responses: { '200': ok(envelope(tenantSettingsView)), ...tenantErrors },
+      },
+    },
+    '/v1/tenant/domain-schema': {
+      get: {
+        operationId: 'getDomainSchema',
+        summary: 'The tenant’s domain schema and the catalogue of schemas',
+        description:
+          'Available: `general` (General Engine, the default), `edtech` (EdTech Schema), `customer_support` (Customer Support Schema). ' +
+          'Listed but not selectable: `hr_tech` and `healthtech` (announced), `agritech` (planned). See docs/domain-schemas.md.',
+        responses: { '200': ok(envelope(tenantDomainSchemaView)), '401': tenantErrors['401'] },
+      },
+      patch: {
+        operationId: 'setDomainSchema',
+        summary: 'Switch the tenant’s domain schema (audited; memories are never rewritten)',
+        description:
+          'The request shape of add and retrieve never changes by schema; the schema adds domain context to retrieve’s ' +
+          '`system_prompt_addition` and enables the domain endpoints (GET /v1/memories/edtech-profile for `edtech`).',
+        requestBody: { required: true, content: { 'application/json': { schema: schema(updateDomainSchemaRequest, 'input') } } },
+        responses: {
+          '200': ok(envelope(tenantDomainSchemaView)),
+          ...tenantErrors,
+          '422': problem('`validation_failed`: an announced or planned schema (the message names its status) or an unknown one.'),
+        },
+      },
+    },
+    '/v1/memories/edtech-profile': {
+      get: {
+        operationId: 'getEdtechProfile',
+        summary: 'The structured student profile of a user (EdTech schema), with the memories behind each entry',
+        description:
+          'Built at read time from the user’s active memories (docs/domain-schemas.md, EdTech). ' +
+          'Every entry lists the `memory_ids` it was read from and their `source_event_ids`.',
+        parameters: queryParams(edtechProfileQuery),
+        responses: {
+          '200': ok(envelope(studentProfileView)),
+          '401': tenantErrors['401'],
+          '404': problem('The tenant never sent this `external_user_id`.'),
+          '409': problem('`conflict`: the tenant’s domain schema is not `edtech`; enable it with PATCH /v1/tenant/domain-schema.'),
+          '422': tenantErrors['422'],
+        },
       },
     },
     '/v1/tenant/reviews': {

@@ -1,5 +1,6 @@
 /** The console's and the consent app's tRPC API (mounted by apps/web at /api/trpc). */
 import { authRouter } from './routers/auth';
+import { domainsRouter } from './routers/domains';
 import { memoriesRouter } from './routers/memories';
 import { overviewRouter } from './routers/overview';
 import { passportRouter } from './routers/passport';
@@ -14,6 +15,7 @@ export const appRouter = router({
   reviews: reviewsRouter,
   sourceEvents: sourceEventsRouter,
   memories: memoriesRouter,
+  domains: domainsRouter,
   writers: writersRouter,
   apiKeys: apiKeysRouter,
   /** The consent app (docs/passport.md): its own cookie session, never the console's. */

@@ -62,3 +62,6 @@ export * from './universal/jobs';
 export * from './universal/pipeline';
 export * from './universal/questions';
 export * from './universal/retrieve';
+export * from './schemas/domains';
+export * from './domains/settings';
+export * from './domains/edtech';

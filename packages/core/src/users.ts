@@ -1,32 +1,48 @@
 import { randomUUID } from 'node:crypto';
-import { type Db, and, endUsers, eq, inArray, sql } from '@memory/db';
+import { type Db, and, endUsers, eq, inArray, sql, tenants } from '@memory/db';
 import { LRUCache } from 'lru-cache';
 
 /** (tenant, external id) -> internal id. Ids never change; only committed rows are cached. */
 const userIds = new LRUCache<string, string>({ max: 100_000 });
 
+type UserKey = { tenantId: string; externalUserId: string };
+
 /**
- * The end user by external id. On every retrieve and add, so the query is prepared once per database
- * handle: building it with the query builder on each call cost more than running it.
+ * A query prepared once per database handle and name. The user look-ups run on every retrieve and add:
+ * building them with the query builder on each call cost more than running them.
  */
-function findUserQuery(db: Db): FindUserQuery {
-  let q = prepared.get(db);
-  if (!q) {
-    q = db
-      .select()
-      .from(endUsers)
-      .where(and(eq(endUsers.tenantId, sql.placeholder('tenantId')), eq(endUsers.externalUserId, sql.placeholder('externalUserId'))))
-      .limit(1)
-      .prepare('find_end_user');
-    prepared.set(db, q as FindUserQuery);
-  }
+const preparedQueries = new WeakMap<Db, Map<string, unknown>>();
+function preparedOnce<Q>(db: Db, name: string, build: () => Q): Q {
+  let byName = preparedQueries.get(db);
+  if (!byName) preparedQueries.set(db, (byName = new Map()));
+  let q = byName.get(name) as Q | undefined;
+  if (!q) byName.set(name, (q = build()));
   return q;
 }
-type FindUserQuery = { execute(p: { tenantId: string; externalUserId: string }): Promise<(typeof endUsers.$inferSelect)[]> };
-const prepared = new WeakMap<Db, FindUserQuery>();
 
+const byExternalId = and(eq(endUsers.tenantId, sql.placeholder('tenantId')), eq(endUsers.externalUserId, sql.placeholder('externalUserId')));
+
+/** The end user by external id. */
 export async function findUser(db: Db, tenantId: string, externalUserId: string) {
-  const [row] = await findUserQuery(db).execute({ tenantId, externalUserId });
+  const q = preparedOnce(db, 'find_end_user', () =>
+    db.select().from(endUsers).where(byExternalId).limit(1).prepare('find_end_user'),
+  ) as { execute(p: UserKey): Promise<(typeof endUsers.$inferSelect)[]> };
+  const [row] = await q.execute({ tenantId, externalUserId });
+  return row ?? null;
+}
+
+/** The end user with its tenant's domain schema in one statement (retrieve: the schema decides its domain section). */
+export async function findUserWithDomainSchema(db: Db, tenantId: string, externalUserId: string) {
+  const q = preparedOnce(db, 'find_end_user_domain', () =>
+    db
+      .select({ id: endUsers.id, memoryVersion: endUsers.memoryVersion, domainSchema: tenants.domainSchema })
+      .from(endUsers)
+      .innerJoin(tenants, eq(tenants.id, endUsers.tenantId))
+      .where(byExternalId)
+      .limit(1)
+      .prepare('find_end_user_domain'),
+  ) as { execute(p: UserKey): Promise<Array<{ id: string; memoryVersion: number; domainSchema: string }>> };
+  const [row] = await q.execute({ tenantId, externalUserId });
   return row ?? null;
 }
 

@@ -43,6 +43,8 @@ export const tenants = pgTable('tenants', {
   name: text('name').notNull(),
   /** Raw source payloads older than this are redacted (the hash stays). Null keeps them. */
   payloadRetentionDays: integer('payload_retention_days').default(30),
+  /** The active domain schema (packages/core/src/domains): `general`, `edtech` or `customer_support`. */
+  domainSchema: text('domain_schema').notNull().default('general'),
   createdAt: tstz('created_at').notNull().defaultNow(),
 });
 

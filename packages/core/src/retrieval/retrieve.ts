@@ -10,10 +10,12 @@ import type { EmbeddingsProvider } from '../embeddings/types';
 import { MEMORY_WITH_SOURCE_COLUMNS, iso, toProvenance } from '../memories/serialize';
 import type { MemorySearchResult, RetrieveRequest, RetrieveResponse } from '../schemas/memories';
 import type { TenantAuth } from '../tenants/tenants';
-import { findUser } from '../users';
+import { findUserWithDomainSchema } from '../users';
 import { openQuestion } from '../conflicts/reviews';
 import { ActivityRecorder } from './activity';
 import { HotTier, type HotUserSet, type RankableRow } from './hot-tier';
+import { buildStudentProfile, learnerSection } from '../domains/edtech';
+import { type DomainSection, renderWithSection } from './domain-section';
 import { type ContextFormat, renderContext, renderSnippet } from './render';
 import { type RankFilters, rankCandidates } from './score';
 
@@ -109,6 +111,7 @@ export function rankAndRender(
   queryVector: Float32Array | null,
   now: Date,
   source: (row: RankableRow) => Pick<MemorySearchResult, 'source_event_id' | 'provenance'>,
+  section: DomainSection | null = null,
 ) {
   const ranked = rankCandidates(set.index, req.query, filters, req.limit, now.getTime(), {
     embedding: queryVector,
@@ -116,7 +119,7 @@ export function rankAndRender(
   });
   const picked = ranked.map((r) => ({ row: set.rows[r.index], relevance: r.relevance }));
   const renderable = picked.map(({ row }) => ({ id: row.id, content: row.content, category: row.category, importance: row.importance }));
-  const rendered = renderContext(renderable, req.format, req.context_max_tokens);
+  const rendered = renderWithSection((max) => renderContext(renderable, req.format, max), section, req.format, req.context_max_tokens);
   const data: MemorySearchResult[] = picked.map(({ row, relevance }, i) => ({
     id: row.id,
     content: row.content,
@@ -130,6 +133,16 @@ export function rankAndRender(
   return { ranked, data, rendered };
 }
 
+/**
+ * Retrieve rule 6: the tenant's domain schema adds its section to `system_prompt_addition`. EdTech: the
+ * learner profile built from the user's whole active set (not only the ranked memories), so the section
+ * says what is known about the learner whatever the query.
+ */
+export function domainSection(schema: string, externalUserId: string, rows: readonly RankableRow[], now: Date): DomainSection | null {
+  if (schema === 'edtech') return learnerSection(buildStudentProfile(externalUserId, rows, now));
+  return null;
+}
+
 export async function retrieveMemories(
   deps: RetrievalDeps,
   auth: TenantAuth,
@@ -138,7 +151,7 @@ export async function retrieveMemories(
 ): Promise<RetrieveResponse> {
   const now = opts.now ?? new Date();
   const base = emptyRetrieveResponse(opts.requestId, now);
-  const user = await findUser(deps.db, auth.tenantId, req.external_user_id);
+  const user = await findUserWithDomainSchema(deps.db, auth.tenantId, req.external_user_id);
   if (!user) return base;
 
   const [{ set, hit: fromHotTier }, embedded] = await Promise.all([
@@ -160,6 +173,7 @@ export async function retrieveMemories(
     embedded.vector,
     now,
     (row) => ({ source_event_id: row.source_event_id, provenance: toProvenance(row) }),
+    domainSection(user.domainSchema, req.external_user_id, set.rows, now),
   );
 
   const retrievalId = randomUUID();

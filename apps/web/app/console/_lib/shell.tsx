@@ -12,6 +12,7 @@ const NAV = [
   { href: '/console/reviews', label: 'Reviews' },
   { href: '/console/source-events', label: 'Source events' },
   { href: '/console/memories', label: 'Memories' },
+  { href: '/console/students', label: 'Students' },
   { href: '/console/settings', label: 'Settings' },
 ];
 

@@ -1,0 +1,135 @@
+'use client';
+/**
+ * Domain schema and the EdTech student profile of one end user (docs/domain-schemas.md): every entry with the
+ * memories it was read from. Tenant-scoped by the console session like every console page.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { TRPCClientError } from '@trpc/client';
+import { type FormEvent, useState } from 'react';
+import { ConsoleShell } from '../_lib/shell';
+import { errorMessage, useTRPC } from '../_lib/trpc';
+import { ErrorNote, Loading, buttonClass, inputClass, when } from '../_lib/ui';
+
+const FIELDS = [
+  ['level', 'Level'],
+  ['subjects', 'Subjects'],
+  ['learning_goals', 'Learning goals'],
+  ['strengths', 'Strengths'],
+  ['struggles', 'Struggles'],
+  ['misconceptions', 'Misconceptions'],
+  ['learning_style', 'Learning style'],
+  ['pace', 'Pace'],
+  ['accommodations', 'Accommodations'],
+  ['exam_dates', 'Exam dates'],
+] as const;
+
+function DomainSchema() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const q = useQuery(trpc.domains.get.queryOptions());
+  const [choice, setChoice] = useState<string | null>(null);
+  const set = useMutation(
+    trpc.domains.set.mutationOptions({
+      onSuccess: (data) => {
+        queryClient.setQueryData(trpc.domains.get.queryKey(), data);
+        void queryClient.invalidateQueries({ queryKey: trpc.domains.studentProfile.queryKey() });
+      },
+    }),
+  );
+  if (q.isPending) return <Loading />;
+  if (q.error) return <ErrorNote error={errorMessage(q.error)} />;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    set.mutate({ domain_schema: choice ?? q.data.domain_schema });
+  };
+  return (
+    <form onSubmit={submit} className="flex flex-wrap items-end gap-2">
+      <label className="block text-sm font-medium">
+        Domain schema
+        <select className={inputClass} value={choice ?? q.data.domain_schema} onChange={(e) => setChoice(e.target.value)}>
+          {q.data.catalogue.map((c) => (
+            <option key={c.id} value={c.id} disabled={c.status !== 'available'}>
+              {c.name}
+              {c.status !== 'available' ? ` (${c.status})` : ''}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" className={buttonClass} disabled={set.isPending}>
+        Save schema
+      </button>
+      <p className="text-sm text-slate-600" role="status">
+        Active: <strong>{q.data.catalogue.find((c) => c.active)?.name}</strong>
+      </p>
+      <ErrorNote error={set.error ? errorMessage(set.error) : null} />
+    </form>
+  );
+}
+
+function Profile({ externalUserId }: { externalUserId: string }) {
+  const trpc = useTRPC();
+  const q = useQuery({ ...trpc.domains.studentProfile.queryOptions({ external_user_id: externalUserId }), retry: false });
+  if (q.isPending) return <Loading />;
+  if (q.error) {
+    const notEnabled = q.error instanceof TRPCClientError && q.error.data?.code === 'CONFLICT';
+    return <ErrorNote error={notEnabled ? `EdTech is not enabled for this tenant. ${errorMessage(q.error)}` : errorMessage(q.error)} />;
+  }
+  const p = q.data;
+  return (
+    <section aria-label="Student profile" className="rounded border border-slate-200 bg-white p-4">
+      <h2 className="text-lg font-semibold">Student profile of “{p.external_user_id}”</h2>
+      <p className="text-xs text-slate-500">
+        Built from {p.memory_count} active memories · {when(p.generated_at)}
+      </p>
+      <dl className="mt-3 divide-y divide-slate-100">
+        {FIELDS.map(([key, label]) => (
+          <div key={key} className="grid grid-cols-[10rem_1fr] gap-2 py-2 text-sm">
+            <dt className="text-slate-500">{label}</dt>
+            <dd>
+              {p[key].length === 0 ? (
+                <span className="text-slate-400">—</span>
+              ) : (
+                <ul className="space-y-1">
+                  {p[key].map((e) => (
+                    <li key={e.value}>
+                      <span className="text-slate-900">{e.value}</span>
+                      {'date' in e && e.date ? <span className="ml-2 text-slate-600">({e.date})</span> : null}
+                      <span className="block font-mono text-xs text-slate-500">
+                        memories {e.memory_ids.join(', ')}
+                        {e.source_event_ids.length > 0 ? ` · source events ${e.source_event_ids.join(', ')}` : ''}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+export default function StudentsPage() {
+  const [input, setInput] = useState('');
+  const [user, setUser] = useState<string | null>(null);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (input.trim()) setUser(input.trim());
+  };
+  return (
+    <ConsoleShell title="Student profile">
+      <DomainSchema />
+      <form onSubmit={submit} className="mt-6 flex flex-wrap items-end gap-2">
+        <label className="block text-sm font-medium">
+          External user id
+          <input className={inputClass} required value={input} onChange={(e) => setInput(e.target.value)} />
+        </label>
+        <button type="submit" className={buttonClass}>
+          Show profile
+        </button>
+      </form>
+      <div className="mt-4">{user ? <Profile externalUserId={user} /> : <p className="text-slate-500">Enter a student’s external id.</p>}</div>
+    </ConsoleShell>
+  );
+}

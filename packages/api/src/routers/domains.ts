@@ -1,0 +1,22 @@
+/** Domain schemas in the console (docs/domain-schemas.md): the tenant's schema and the EdTech student profile. */
+import { adminActor } from '@memory/core/console/audit';
+import { getStudentProfile } from '@memory/core/domains/edtech';
+import { getDomainSchema, setDomainSchema } from '@memory/core/domains/settings';
+import { externalUserId } from '@memory/core/schemas/common';
+import { z } from 'zod';
+import { adminProcedure, router } from '../trpc';
+
+export const domainsRouter = router({
+  /** The active schema and the catalogue, as GET /v1/tenant/domain-schema. */
+  get: adminProcedure.query(({ ctx }) => getDomainSchema(ctx.db, ctx.admin.tenantId)),
+
+  /** Switches the schema, audited as the admin (announced, planned and unknown ids: UNPROCESSABLE_CONTENT, the 422). */
+  set: adminProcedure
+    .input(z.object({ domain_schema: z.string().min(1).max(64) }))
+    .mutation(({ ctx, input }) => setDomainSchema(ctx.db, ctx.admin.tenantId, input.domain_schema, adminActor(ctx.admin.adminId))),
+
+  /** One user's student profile, as GET /v1/memories/edtech-profile (CONFLICT when EdTech is not enabled). */
+  studentProfile: adminProcedure
+    .input(z.object({ external_user_id: externalUserId }))
+    .query(({ ctx, input }) => getStudentProfile(ctx.db, ctx.admin.tenantId, input.external_user_id)),
+});

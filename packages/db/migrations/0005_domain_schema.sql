@@ -1,0 +1,1 @@
+ALTER TABLE "tenants" ADD COLUMN "domain_schema" text DEFAULT 'general' NOT NULL;
