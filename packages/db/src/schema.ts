@@ -33,6 +33,18 @@ const tenantRef = () =>
     .notNull()
     .references(() => tenants.id, { onDelete: 'cascade' });
 
+/** A passport user's row (issue 5): deleting the passport removes it. */
+const passportUserRef = () =>
+  uuid('passport_user_id')
+    .notNull()
+    .references(() => passportUsers.id, { onDelete: 'cascade' });
+
+/** A global agent's row: deleting the agent removes it. */
+const agentRef = () =>
+  uuid('agent_id')
+    .notNull()
+    .references(() => globalAgents.id, { onDelete: 'cascade' });
+
 const userRef = () =>
   uuid('user_id')
     .notNull()
@@ -526,9 +538,7 @@ export const linkTokens = pgTable(
     id: uuid('id').primaryKey(),
     tokenHash: text('token_hash').notNull(),
     tenantId: tenantRef(),
-    agentId: uuid('agent_id')
-      .notNull()
-      .references(() => globalAgents.id, { onDelete: 'cascade' }),
+    agentId: agentRef(),
     externalUserId: text('external_user_id').notNull(),
     /** pending | approved | declined | exchanged | expired */
     status: text('status').notNull().default('pending'),
@@ -545,13 +555,9 @@ export const passportConnections = pgTable(
   'passport_connections',
   {
     id: uuid('id').primaryKey(),
-    passportUserId: uuid('passport_user_id')
-      .notNull()
-      .references(() => passportUsers.id, { onDelete: 'cascade' }),
+    passportUserId: passportUserRef(),
     tenantId: tenantRef(),
-    agentId: uuid('agent_id')
-      .notNull()
-      .references(() => globalAgents.id, { onDelete: 'cascade' }),
+    agentId: agentRef(),
     externalUserId: text('external_user_id').notNull(),
     createdAt: tstz('created_at').notNull().defaultNow(),
     disconnectedAt: tstz('disconnected_at'),
@@ -567,12 +573,8 @@ export const grants = pgTable(
   'grants',
   {
     id: uuid('id').primaryKey(),
-    passportUserId: uuid('passport_user_id')
-      .notNull()
-      .references(() => passportUsers.id, { onDelete: 'cascade' }),
-    agentId: uuid('agent_id')
-      .notNull()
-      .references(() => globalAgents.id, { onDelete: 'cascade' }),
+    passportUserId: passportUserRef(),
+    agentId: agentRef(),
     categories: jsonb('categories').notNull().default(sql`'[]'::jsonb`),
     /** read_only | read_write */
     accessType: text('access_type').notNull(),
@@ -591,12 +593,8 @@ export const uuiTokens = pgTable(
   {
     id: uuid('id').primaryKey(),
     tokenHash: text('token_hash').notNull(),
-    passportUserId: uuid('passport_user_id')
-      .notNull()
-      .references(() => passportUsers.id, { onDelete: 'cascade' }),
-    agentId: uuid('agent_id')
-      .notNull()
-      .references(() => globalAgents.id, { onDelete: 'cascade' }),
+    passportUserId: passportUserRef(),
+    agentId: agentRef(),
     connectionId: uuid('connection_id').references(() => passportConnections.id, { onDelete: 'cascade' }),
     createdAt: tstz('created_at').notNull().defaultNow(),
     expiresAt: tstz('expires_at'),
@@ -610,9 +608,7 @@ export const universalMemories = pgTable(
   'universal_memories',
   {
     id: uuid('id').primaryKey(),
-    passportUserId: uuid('passport_user_id')
-      .notNull()
-      .references(() => passportUsers.id, { onDelete: 'cascade' }),
+    passportUserId: passportUserRef(),
     /** The agent whose add produced it. */
     agentId: uuid('agent_id'),
     content: text('content').notNull(),
@@ -644,9 +640,7 @@ export const universalJobs = pgTable(
   'universal_jobs',
   {
     id: uuid('id').primaryKey(),
-    passportUserId: uuid('passport_user_id')
-      .notNull()
-      .references(() => passportUsers.id, { onDelete: 'cascade' }),
+    passportUserId: passportUserRef(),
     agentId: uuid('agent_id').notNull(),
     /** The grant's categories when the add was accepted: the job writes only these. */
     categories: jsonb('categories').notNull().default(sql`'[]'::jsonb`),
@@ -683,9 +677,7 @@ export const passportReviews = pgTable(
   'passport_reviews',
   {
     id: uuid('id').primaryKey(),
-    passportUserId: uuid('passport_user_id')
-      .notNull()
-      .references(() => passportUsers.id, { onDelete: 'cascade' }),
+    passportUserId: passportUserRef(),
     subject: text('subject').notNull(),
     claimAId: uuid('claim_a_id').notNull(),
     claimBId: uuid('claim_b_id').notNull(),
