@@ -50,6 +50,50 @@ const userRef = () =>
     .notNull()
     .references(() => endUsers.id, { onDelete: 'cascade' });
 
+/** The run-state columns every job queue table has (lease, attempts, backoff, memoised steps, outcome). */
+const jobRunColumns = () => ({
+  attempts: integer('attempts').notNull().default(0),
+  maxAttempts: integer('max_attempts').notNull(),
+  runAfter: tstz('run_after').notNull().defaultNow(),
+  leaseUntil: tstz('lease_until'),
+  lockedBy: text('locked_by'),
+  memoriesCreated: integer('memories_created').notNull().default(0),
+  error: text('error'),
+  errorSummary: text('error_summary'),
+  extractionMetadata: jsonb('extraction_metadata').notNull().default(sql`'{}'::jsonb`),
+  /** Memoised step results, so a retried run skips the steps that already finished. */
+  stepState: jsonb('step_state').notNull().default(sql`'{}'::jsonb`),
+  createdAt: tstz('created_at').notNull().defaultNow(),
+  updatedAt: tstz('updated_at').notNull().defaultNow(),
+  finishedAt: tstz('finished_at'),
+});
+
+/** The columns of a stored claim, shared by tenant memories and the universal store. */
+const claimColumns = () => ({
+  content: text('content').notNull(),
+  category: text('category').notNull(),
+  /** active | inactive | archived. Retrieval sees only active rows. */
+  status: text('status').notNull().default('active'),
+  importance: real('importance').notNull(),
+  confidence: real('confidence').notNull(),
+  /** Normalised content; the same fact said twice has the same fingerprint. */
+  fingerprint: text('fingerprint').notNull(),
+  jobId: uuid('job_id'),
+  /** Indices (0-based) of the add call's messages the memory came from. */
+  messageIndices: jsonb('message_indices').notNull().default(sql`'[]'::jsonb`),
+  observedAt: tstz('observed_at'),
+  /** The claim's subject for conflict detection, e.g. `residence`, `diet`; null when not a functional claim. */
+  subject: text('subject'),
+  /** The normalised value the claim states about its subject, e.g. `lisbon`. */
+  claimValue: text('claim_value'),
+  /** The memory that superseded this one, when it lost a conflict. */
+  supersededBy: uuid('superseded_by'),
+  accessCount: integer('access_count').notNull().default(0),
+  lastAccessed: tstz('last_accessed'),
+  createdAt: tstz('created_at').notNull().defaultNow(),
+  updatedAt: tstz('updated_at').notNull().defaultNow(),
+});
+
 export const tenants = pgTable('tenants', {
   id: uuid('id').primaryKey(),
   name: text('name').notNull(),
@@ -152,27 +196,14 @@ export const extractionJobs = pgTable(
     /** queued | running | completed | processed | failed | dead (see docs/jobs.md). */
     status: text('status').notNull(),
     queueName: text('queue_name').notNull(),
-    attempts: integer('attempts').notNull().default(0),
-    maxAttempts: integer('max_attempts').notNull(),
-    runAfter: tstz('run_after').notNull().defaultNow(),
-    leaseUntil: tstz('lease_until'),
-    lockedBy: text('locked_by'),
-    memoriesCreated: integer('memories_created').notNull().default(0),
+    ...jobRunColumns(),
     pendingCandidatesBuffered: integer('pending_candidates_buffered').notNull().default(0),
     pendingCandidatesPromoted: integer('pending_candidates_promoted').notNull().default(0),
-    error: text('error'),
-    errorSummary: text('error_summary'),
-    extractionMetadata: jsonb('extraction_metadata').notNull().default(sql`'{}'::jsonb`),
     /** The extraction provider that produced the memories (`builtin`, `openai-chat:<model>`, …). */
     provider: text('provider'),
     /** Model token usage summed over the job's calls: `{ prompt_tokens, completion_tokens, total_tokens, calls }`. */
     tokenUsage: jsonb('token_usage').notNull().default(sql`'{}'::jsonb`),
-    /** Memoised step results, so a retried run skips the steps that already finished. */
-    stepState: jsonb('step_state').notNull().default(sql`'{}'::jsonb`),
-    createdAt: tstz('created_at').notNull().defaultNow(),
-    updatedAt: tstz('updated_at').notNull().defaultNow(),
     startedAt: tstz('started_at'),
-    finishedAt: tstz('finished_at'),
   },
   (t) => [
     index('extraction_jobs_claim_idx').on(t.status, t.runAfter),
@@ -187,29 +218,10 @@ export const memories = pgTable(
     tenantId: tenantRef(),
     userId: userRef(),
     agentId: text('agent_id'),
-    content: text('content').notNull(),
-    category: text('category').notNull(),
-    /** active | inactive | archived. Retrieval sees only active rows. */
-    status: text('status').notNull().default('active'),
-    importance: real('importance').notNull(),
-    confidence: real('confidence').notNull(),
-    /** Normalised content; the same fact said twice has the same fingerprint. */
-    fingerprint: text('fingerprint').notNull(),
+    ...claimColumns(),
     sourceEventId: uuid('source_event_id'),
-    jobId: uuid('job_id'),
-    /** Indices (0-based) of the add call's messages the memory came from. */
-    messageIndices: jsonb('message_indices').notNull().default(sql`'[]'::jsonb`),
-    observedAt: tstz('observed_at'),
-    /** The claim's subject for conflict detection, e.g. `residence`, `diet`; null when not a functional claim. */
-    subject: text('subject'),
-    /** The normalised value the claim states about its subject, e.g. `lisbon`. */
-    claimValue: text('claim_value'),
     /** The service writer whose source event produced the memory (null: default provenance). */
     writerId: uuid('writer_id'),
-    /** The memory that superseded this one, when it lost a conflict. */
-    supersededBy: uuid('superseded_by'),
-    accessCount: integer('access_count').notNull().default(0),
-    lastAccessed: tstz('last_accessed'),
     /** Net retrieval feedback: positive outcomes add, negative ones subtract (docs/lifecycle.md). */
     feedbackScore: real('feedback_score').notNull().default(0),
     /** When the lifecycle pass last applied decay to `importance`. */
@@ -217,8 +229,6 @@ export const memories = pgTable(
     /** A vector from the configured embeddings endpoint, and the model that made it (null: none configured). */
     embedding: real('embedding').array(),
     embeddingModel: text('embedding_model'),
-    createdAt: tstz('created_at').notNull().defaultNow(),
-    updatedAt: tstz('updated_at').notNull().defaultNow(),
     search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('english', content)`),
   },
   (t) => [
@@ -611,23 +621,7 @@ export const universalMemories = pgTable(
     passportUserId: passportUserRef(),
     /** The agent whose add produced it. */
     agentId: uuid('agent_id'),
-    content: text('content').notNull(),
-    category: text('category').notNull(),
-    /** active | inactive | archived */
-    status: text('status').notNull().default('active'),
-    importance: real('importance').notNull(),
-    confidence: real('confidence').notNull(),
-    fingerprint: text('fingerprint').notNull(),
-    jobId: uuid('job_id'),
-    messageIndices: jsonb('message_indices').notNull().default(sql`'[]'::jsonb`),
-    subject: text('subject'),
-    claimValue: text('claim_value'),
-    supersededBy: uuid('superseded_by'),
-    accessCount: integer('access_count').notNull().default(0),
-    lastAccessed: tstz('last_accessed'),
-    observedAt: tstz('observed_at'),
-    createdAt: tstz('created_at').notNull().defaultNow(),
-    updatedAt: tstz('updated_at').notNull().defaultNow(),
+    ...claimColumns(),
   },
   (t) => [
     index('universal_memories_user_idx').on(t.passportUserId, t.status, t.category),
@@ -650,21 +644,9 @@ export const universalJobs = pgTable(
     idempotencyKey: text('idempotency_key'),
     /** queued | running | completed | processed | failed | dead */
     status: text('status').notNull().default('queued'),
-    attempts: integer('attempts').notNull().default(0),
-    maxAttempts: integer('max_attempts').notNull(),
-    runAfter: tstz('run_after').notNull().defaultNow(),
-    leaseUntil: tstz('lease_until'),
-    lockedBy: text('locked_by'),
-    memoriesCreated: integer('memories_created').notNull().default(0),
-    error: text('error'),
-    errorSummary: text('error_summary'),
-    extractionMetadata: jsonb('extraction_metadata').notNull().default(sql`'{}'::jsonb`),
-    stepState: jsonb('step_state').notNull().default(sql`'{}'::jsonb`),
+    ...jobRunColumns(),
     response: jsonb('response'),
     observedAt: tstz('observed_at').notNull().defaultNow(),
-    createdAt: tstz('created_at').notNull().defaultNow(),
-    updatedAt: tstz('updated_at').notNull().defaultNow(),
-    finishedAt: tstz('finished_at'),
   },
   (t) => [
     index('universal_jobs_claim_idx').on(t.status, t.runAfter),
