@@ -445,7 +445,8 @@ export function analyseClause(clause: Clause, voice: Voice = DEFAULT_VOICE): Cla
 function withTime(content: string, timePrefix: string): string {
   if (!timePrefix) return content;
   const t = timePrefix.charAt(0).toUpperCase() + timePrefix.slice(1);
-  return `${t}, ${content.charAt(0).toLowerCase() === content.charAt(0) ? content : /^The user\b/.test(content) ? `t${content.slice(1)}` : content}`;
+  // "The user" is lower-cased after the comma; a name stays as it is
+  return `${t}, ${content.replace(/^The user\b/, 'the user')}`;
 }
 
 /** A shared photo's caption inside a message: "[shares a photo: a dog on a couch]", "[image: …]", "[photo: …]". */

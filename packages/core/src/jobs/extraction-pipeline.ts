@@ -85,6 +85,8 @@ export async function storeExtractionResult(
   result: ExtractionResult,
   extraMetadata: Record<string, unknown> = {},
 ): Promise<StoreSummary> {
+  // The compositional pass is CPU work on the memories alone: done before the transaction holds its locks.
+  const composed = composeOrError(result);
   return db.transaction(async (tx) => {
     const [job] = await tx.select().from(extractionJobs).where(eq(extractionJobs.id, jobId)).for('update');
     if (!job) throw new PermanentJobError(`job ${jobId} does not exist`);
@@ -118,7 +120,7 @@ export async function storeExtractionResult(
       promoted += confirmed;
       stored.push(id);
     }
-    const compositional = await storeComposition(tx as unknown as Db, ctx, result, stored);
+    const compositional = await storeComposition(tx as unknown as Db, ctx, result, composed, stored);
     if (created + reinforced > 0) {
       await tx
         .update(endUsers)
@@ -160,6 +162,8 @@ interface StoreContext {
   writerId: string | null;
   actor: string;
   rules: Map<string, Rules | null>;
+  /** The user's pending candidates, read once per job when a confident memory first needs them. */
+  pending?: { id: string; fingerprint: string; content: string }[];
 }
 
 async function writerRules(tx: Db, ctx: StoreContext, writerId: string | null): Promise<Rules | null> {
@@ -249,8 +253,11 @@ async function bufferWeakSignal(tx: Db, ctx: StoreContext, m: ExtractedMemory, f
     .where(and(eq(pendingCandidates.tenantId, job.tenantId), eq(pendingCandidates.userId, job.userId), eq(pendingCandidates.fingerprint, fingerprint)))
     .for('update');
   if (!candidate) {
+    const id = randomUUID();
+    // a confident statement later in this job may still confirm it
+    ctx.pending?.push({ id, fingerprint, content: m.content });
     await tx.insert(pendingCandidates).values({
-      id: randomUUID(),
+      id,
       tenantId: job.tenantId,
       userId: job.userId,
       fingerprint,
@@ -288,10 +295,11 @@ async function bufferWeakSignal(tx: Db, ctx: StoreContext, m: ExtractedMemory, f
 /** A confident memory confirms the user's pending candidates that state the same fact or claim. */
 async function confirmPending(tx: Db, ctx: StoreContext, m: ExtractedMemory, fingerprint: string, memoryId: string): Promise<number> {
   const { job } = ctx;
-  const pending = await tx
+  ctx.pending ??= await tx
     .select({ id: pendingCandidates.id, fingerprint: pendingCandidates.fingerprint, content: pendingCandidates.content })
     .from(pendingCandidates)
     .where(and(eq(pendingCandidates.tenantId, job.tenantId), eq(pendingCandidates.userId, job.userId), eq(pendingCandidates.status, 'pending')));
+  const pending = ctx.pending;
   if (pending.length === 0) return 0;
   const claim = m.claim ? { subject: m.claim.subject, value: m.claim.value.trim().toLowerCase() } : detectClaim(m.content);
   const confirmed = pending.filter((p) => {
@@ -306,6 +314,7 @@ async function confirmPending(tx: Db, ctx: StoreContext, m: ExtractedMemory, fin
       .set({ status: 'promoted', promotedMemoryId: memoryId, updatedAt: sql`now()` })
       .where(eq(pendingCandidates.id, p.id));
   }
+  ctx.pending = pending.filter((p) => !confirmed.includes(p));
   return confirmed.length;
 }
 
@@ -438,7 +447,22 @@ async function storeMemory(tx: Db, ctx: StoreContext, m: ExtractedMemory, finger
  * name, mention counts), links from each memory to them, and the relationships read from them.
  * An error here never fails the job: it is reported in `compositional_error`.
  */
-async function storeComposition(tx: Db, ctx: StoreContext, result: ExtractionResult, stored: (string | null)[]) {
+function composeOrError(result: ExtractionResult): Composition | { error: string } {
+  if (result.memories.length === 0) return { entities: [], relationships: [] };
+  try {
+    return result.composition ?? composeMemories(result.memories);
+  } catch (err) {
+    return { error: `the compositional pass failed: ${(err as Error).name}` };
+  }
+}
+
+async function storeComposition(
+  tx: Db,
+  ctx: StoreContext,
+  result: ExtractionResult,
+  composed: Composition | { error: string },
+  stored: (string | null)[],
+) {
   const report = {
     compositional_pass_attempted: true,
     compositional_pass_used: false,
@@ -447,12 +471,8 @@ async function storeComposition(tx: Db, ctx: StoreContext, result: ExtractionRes
     compositional_error: null as string | null,
   };
   if (result.memories.length === 0) return { ...report, compositional_pass_attempted: false };
-  let composition: Composition;
-  try {
-    composition = result.composition ?? composeMemories(result.memories);
-  } catch (err) {
-    return { ...report, compositional_error: `the compositional pass failed: ${(err as Error).name}` };
-  }
+  if ('error' in composed) return { ...report, compositional_error: composed.error };
+  const composition = composed;
   const { job } = ctx;
   const ids = new Map<string, string>();
   for (const e of composition.entities) {
