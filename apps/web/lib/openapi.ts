@@ -41,7 +41,12 @@ import {
   updateTenantSettingsRequest,
 } from '@memory/core/schemas/settings';
 import {
+  customerListView,
+  customerProfileView,
   edtechProfileQuery,
+  listCustomersQuery,
+  supportStatsQuery,
+  supportStatsView,
   studentProfileView,
   tenantDomainSchemaView,
   updateDomainSchemaRequest,
@@ -396,7 +401,7 @@ function buildPaths() {
         summary: 'Switch the tenant’s domain schema (audited; memories are never rewritten)',
         description:
           'The request shape of add and retrieve never changes by schema; the schema adds domain context to retrieve’s ' +
-          '`system_prompt_addition` and enables the domain endpoints (GET /v1/memories/edtech-profile for `edtech`).',
+          '`system_prompt_addition` and enables the domain endpoints (GET /v1/memories/edtech-profile for `edtech`; GET /v1/tenant/customers and /v1/tenant/support-stats for `customer_support`).',
         requestBody: { required: true, content: { 'application/json': { schema: schema(updateDomainSchemaRequest, 'input') } } },
         responses: {
           '200': ok(envelope(tenantDomainSchemaView)),
@@ -418,6 +423,55 @@ function buildPaths() {
           '401': tenantErrors['401'],
           '404': problem('The tenant never sent this `external_user_id`.'),
           '409': problem('`conflict`: the tenant’s domain schema is not `edtech`; enable it with PATCH /v1/tenant/domain-schema.'),
+          '422': tenantErrors['422'],
+        },
+      },
+    },
+    '/v1/tenant/customers': {
+      get: {
+        operationId: 'listCustomers',
+        summary: 'Customers (end users with conversations) with their support summary (Customer Support schema)',
+        description:
+          'Built at read time from the customers’ active memories and source events (docs/domain-schemas.md, Customer Support). ' +
+          'Filters combine with AND; `sort` `last_contact` (default), `open_issues` or `sentiment`; keyset paging with `cursor` ' +
+          '(a cursor is valid for the sort it was returned with); `total` counts the customers matching the filters.',
+        parameters: queryParams(listCustomersQuery),
+        responses: {
+          '200': ok(envelope(customerListView)),
+          '401': tenantErrors['401'],
+          '409': problem('`conflict`: the tenant’s domain schema is not `customer_support`; enable it with PATCH /v1/tenant/domain-schema.'),
+          '422': tenantErrors['422'],
+        },
+      },
+    },
+    '/v1/tenant/customers/{external_user_id}': {
+      get: {
+        operationId: 'getCustomerProfile',
+        summary: 'One customer’s support profile: plan, products, environment, open and past issues, sentiment trend, channel, escalations',
+        description:
+          'Every entry lists the `memory_ids` it was read from and their `source_event_ids` (docs/domain-schemas.md, Customer Support). ' +
+          'URL-encode the `external_user_id`.',
+        parameters: [{ name: 'external_user_id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: {
+          '200': ok(envelope(customerProfileView)),
+          '401': tenantErrors['401'],
+          '404': problem('The tenant never sent this `external_user_id`.'),
+          '409': problem('`conflict`: the tenant’s domain schema is not `customer_support`.'),
+        },
+      },
+    },
+    '/v1/tenant/support-stats': {
+      get: {
+        operationId: 'getSupportStats',
+        summary: 'Support counts and trends over a window: conversations, issues opened and resolved, escalations, sentiment, channels, plans',
+        description:
+          '`window` (`1d`–`366d`, default `30d`, ending now) or `from` + optional `to`. `previous` holds the same totals for the ' +
+          'window of equal length before, `series` per day (up to 92 days) or per week (UTC). docs/domain-schemas.md, Support stats.',
+        parameters: queryParams(supportStatsQuery),
+        responses: {
+          '200': ok(envelope(supportStatsView)),
+          '401': tenantErrors['401'],
+          '409': problem('`conflict`: the tenant’s domain schema is not `customer_support`.'),
           '422': tenantErrors['422'],
         },
       },

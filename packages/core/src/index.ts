@@ -65,3 +65,5 @@ export * from './universal/retrieve';
 export * from './schemas/domains';
 export * from './domains/settings';
 export * from './domains/edtech';
+export * from './domains/sentiment';
+export * from './domains/support';

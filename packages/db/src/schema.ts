@@ -178,6 +178,11 @@ export const sourceEvents = pgTable(
     jobId: uuid('job_id'),
     /** The add response first given for this event, replayed when the same event is sent again. */
     addResponse: jsonb('add_response'),
+    /**
+     * Sentiment of the user's messages in [-1, 1], set by the extraction job (core/domains/sentiment.ts) so
+     * the Customer Support sentiment trend survives the payload's redaction; null until the job ran.
+     */
+    sentiment: real('sentiment'),
   },
   (t) => [
     uniqueIndex('source_events_event_uq').on(t.tenantId, t.service, t.eventId),

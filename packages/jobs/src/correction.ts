@@ -15,7 +15,7 @@ export async function runCorrection(jobId: string, step: StepRunner, deps: JobDe
   const input = await step.run('load-correction', () => loadCorrectionInput(deps.db, jobId));
   if (input.finished) return input.summary;
   const result = await step.run('extract-memories', () =>
-    deps.extractor.extract({ messages: input.messages, observedAt: new Date(input.observedAt) }),
+    deps.extractor.extract({ messages: input.messages, observedAt: new Date(input.observedAt), domain: input.domain }),
   );
   return step.run('store-correction', () => storeCorrectionResult(deps.db, jobId, result));
 }

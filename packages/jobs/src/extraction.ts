@@ -9,6 +9,7 @@ import {
   type EmbeddingsProvider,
   addJobTokenUsage,
   addTokenUsage,
+  conversationSentiment,
   embedJobMemories,
   jobTokenUsage,
   loadExtractionInput,
@@ -61,10 +62,12 @@ export async function runExtraction(
     withEarlierUsage(
       deps.db,
       jobId,
-      await extractOrFallBack(jobId, { messages: input.messages, observedAt: new Date(input.observedAt) }, deps, attempt),
+      await extractOrFallBack(jobId, { messages: input.messages, observedAt: new Date(input.observedAt), domain: input.domain }, deps, attempt),
     ),
   );
-  const summary = await step.run('store-memories', () => storeExtractionResult(deps.db, jobId, result));
+  const summary = await step.run('store-memories', () =>
+    storeExtractionResult(deps.db, jobId, result, {}, { sentiment: conversationSentiment(input.messages) }),
+  );
   const embeddings = deps.embeddings;
   if (embeddings && summary.memories_created > 0) {
     await step.run('embed-memories', () => embedJobMemories(deps.db, jobId, embeddings, deps.log));

@@ -1,7 +1,12 @@
-/** Domain schemas in the console (docs/domain-schemas.md): the tenant's schema and the EdTech student profile. */
+/**
+ * Domain schemas in the console (docs/domain-schemas.md): the tenant's schema, the EdTech student profile and the
+ * Customer Support customers, profiles and stats.
+ */
 import { adminActor } from '@memory/core/console/audit';
 import { getStudentProfile } from '@memory/core/domains/edtech';
 import { getDomainSchema, setDomainSchema } from '@memory/core/domains/settings';
+import { getCustomerProfile, getSupportStats, listCustomers } from '@memory/core/domains/support';
+import { listCustomersQuery, supportStatsQuery } from '@memory/core/schemas/domains';
 import { externalUserId } from '@memory/core/schemas/common';
 import { z } from 'zod';
 import { adminProcedure, router } from '../trpc';
@@ -19,4 +24,15 @@ export const domainsRouter = router({
   studentProfile: adminProcedure
     .input(z.object({ external_user_id: externalUserId }))
     .query(({ ctx, input }) => getStudentProfile(ctx.db, ctx.admin.tenantId, input.external_user_id)),
+
+  /** The customers list, as GET /v1/tenant/customers (CONFLICT when Customer Support is not enabled). */
+  customers: adminProcedure.input(listCustomersQuery).query(({ ctx, input }) => listCustomers(ctx.db, ctx.admin.tenantId, input)),
+
+  /** One customer's profile, as GET /v1/tenant/customers/{external_user_id}. */
+  customer: adminProcedure
+    .input(z.object({ external_user_id: externalUserId }))
+    .query(({ ctx, input }) => getCustomerProfile(ctx.db, ctx.admin.tenantId, input.external_user_id)),
+
+  /** Support stats over a window, as GET /v1/tenant/support-stats. */
+  supportStats: adminProcedure.input(supportStatsQuery).query(({ ctx, input }) => getSupportStats(ctx.db, ctx.admin.tenantId, input)),
 });

@@ -32,6 +32,7 @@
  * Skip reasons (metadata.skipped): assistant_turn, system_turn, redacted_secret, small_talk, question,
  * too_short, no_self_reference, transient, addressed_to_assistant.
  */
+import { isSupportReport } from '../domains/support-patterns';
 import type { MemoryCategory } from '../categories';
 import {
   ADDRESSES_ASSISTANT,
@@ -390,7 +391,12 @@ function reported(text: string, voice: Voice, pastMarker: boolean): string {
   return `${voice.subject} said that ${body}${/[.!?]["”’)]$/.test(body) ? '' : '.'}`;
 }
 
-export function analyseClause(clause: Clause, voice: Voice = DEFAULT_VOICE): ClauseOutcome {
+export interface ClauseOptions {
+  /** Customer Support: keep problem, resolution and escalation reports that are not about the user. */
+  supportReports?: boolean;
+}
+
+export function analyseClause(clause: Clause, voice: Voice = DEFAULT_VOICE, opts: ClauseOptions = {}): ClauseOutcome {
   const raw = clause.text.trim();
   if (REDACTED.test(raw)) return { kind: 'skip', reason: 'redacted_secret' };
   if (isSmallTalk(raw)) return { kind: 'skip', reason: 'small_talk' };
@@ -413,9 +419,10 @@ export function analyseClause(clause: Clause, voice: Voice = DEFAULT_VOICE): Cla
   if (!FIRST_PERSON_START.test(text)) {
     // Statements about others and shared events: every informative one from a named speaker, and
     // without a name those about named people or "we".
-    const keep = voice.named ? wordCount(norm) >= 4 : REPORTED_START.test(text) || namedSubject(text);
+    const support = Boolean(opts.supportReports) && isSupportReport(text);
+    const keep = voice.named ? wordCount(norm) >= 4 : REPORTED_START.test(text) || namedSubject(text) || support;
     if (!keep) return { kind: 'skip', reason: 'no_self_reference' };
-    const category = REL_ANY.test(norm) ? 'relationship' : pastMarker ? 'event' : 'fact';
+    const category = support ? 'event' : REL_ANY.test(norm) ? 'relationship' : pastMarker ? 'event' : 'fact';
     return {
       kind: 'memory',
       content: withTime(reported(text, voice, pastMarker), timePrefix),
@@ -540,6 +547,7 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
     byContent.set(key, { ...m, content, messageIndices: [index] });
   };
 
+  const clauseOptions: ClauseOptions = { supportReports: input.domain === 'customer_support' };
   input.messages.forEach((message, index) => {
     if (message.role !== 'user') {
       bump(message.role === 'assistant' ? 'assistant_turn' : 'system_turn');
@@ -553,7 +561,7 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
     for (const sentence of splitSentences(text)) {
       sentencesConsidered++;
       for (const clause of splitClauses(sentence)) {
-        const outcome = analyseClause(clause, voice);
+        const outcome = analyseClause(clause, voice, clauseOptions);
         if (outcome.kind === 'skip') {
           bump(outcome.reason);
           continue;

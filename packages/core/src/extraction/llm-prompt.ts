@@ -51,5 +51,21 @@ export function extractionUserPrompt(input: ExtractionInput): string {
     const name = m.name;
     return { index, role: m.role, ...(typeof name === 'string' && name ? { name } : {}), content: m.content };
   });
-  return `Conversation date: ${date}\n\nMessages (JSON):\n${JSON.stringify(messages, null, 1)}`;
+  const domain = input.domain ? DOMAIN_HINTS[input.domain] : undefined;
+  return `${domain ? `${domain}\n\n` : ''}Conversation date: ${date}\n\nMessages (JSON):\n${JSON.stringify(messages, null, 1)}`;
 }
+
+/**
+ * What the tenant's domain schema adds to the user turn (docs/domain-schemas.md). The wording matches what the
+ * profiles read: "The user is on the Pro plan.", "The user said that the export keeps failing with a timeout.".
+ */
+const DOMAIN_HINTS: Record<string, string> = {
+  edtech:
+    'This is a tutoring conversation. Also keep the student\'s grade or level, subjects, learning goals, strengths, struggles, ' +
+    'misconceptions ("The user confuses mass with weight."), preferred learning style and pace, accommodations and exam dates.',
+  customer_support:
+    'This is a customer support conversation. Also keep the customer\'s plan ("The user is on the Pro plan."), the products and ' +
+    'environment they use (app, operating system, browser, device, version), their preferred contact channel, every problem ' +
+    'they report and whether it was fixed, written as "The user said that <problem or fix>." (category event), and escalations ' +
+    '("The user asked to speak to a manager.").',
+};

@@ -27,6 +27,11 @@ export interface ExtractionInput {
   messages: ConversationMessage[];
   /** When the conversation happened (source `observed_at`); used to resolve relative dates. */
   observedAt: Date;
+  /**
+   * The tenant's domain schema (docs/domain-schemas.md). Under `customer_support` problem and resolution
+   * reports are kept although they do not speak about the user ("The export keeps failing.").
+   */
+  domain?: string;
 }
 
 export interface ExtractionResult {

@@ -19,6 +19,7 @@ import {
   serviceWriters,
   sourceEvents,
   sql,
+  tenants,
 } from '@memory/db';
 import { clarificationQuestion, detectClaim } from '../conflicts/claims';
 import { authorityFor, decideConflict } from '../conflicts/decide';
@@ -38,6 +39,8 @@ export interface ExtractionInputSnapshot {
   summary: StoreSummary | null;
   messages: ConversationMessage[];
   observedAt: string;
+  /** The tenant's domain schema when the job runs (the extractor adapts to it; docs/domain-schemas.md). */
+  domain: string;
 }
 
 export interface StoreSummary {
@@ -49,9 +52,10 @@ export interface StoreSummary {
 /** Loads the conversation a job extracts from. A job whose payload is gone can never succeed. */
 export async function loadExtractionInput(db: Db, jobId: string): Promise<ExtractionInputSnapshot> {
   const [row] = await db
-    .select({ job: extractionJobs, payload: sourceEvents.payload, observedAt: sourceEvents.observedAt })
+    .select({ job: extractionJobs, payload: sourceEvents.payload, observedAt: sourceEvents.observedAt, domain: tenants.domainSchema })
     .from(extractionJobs)
     .innerJoin(sourceEvents, eq(sourceEvents.id, extractionJobs.sourceEventId))
+    .innerJoin(tenants, eq(tenants.id, extractionJobs.tenantId))
     .where(eq(extractionJobs.id, jobId))
     .limit(1);
   if (!row) throw new PermanentJobError(`job ${jobId} or its source event does not exist`);
@@ -67,11 +71,12 @@ export async function loadExtractionInput(db: Db, jobId: string): Promise<Extrac
       },
       messages: [],
       observedAt: row.observedAt.toISOString(),
+      domain: row.domain,
     };
   }
   const payload = row.payload as { messages?: ConversationMessage[] } | null;
   if (!payload?.messages) throw new PermanentJobError('the source payload was redacted before extraction ran');
-  return { jobId, finished, summary: null, messages: payload.messages, observedAt: row.observedAt.toISOString() };
+  return { jobId, finished, summary: null, messages: payload.messages, observedAt: row.observedAt.toISOString(), domain: row.domain };
 }
 
 /**
@@ -84,6 +89,7 @@ export async function storeExtractionResult(
   jobId: string,
   result: ExtractionResult,
   extraMetadata: Record<string, unknown> = {},
+  conversation: { sentiment?: number | null } = {},
 ): Promise<StoreSummary> {
   // The compositional pass is CPU work on the memories alone: done before the transaction holds its locks.
   const composed = composeOrError(result);
@@ -98,6 +104,9 @@ export async function storeExtractionResult(
       };
     }
     const [event] = await tx.select().from(sourceEvents).where(eq(sourceEvents.id, job.sourceEventId));
+    if (event && conversation.sentiment !== undefined) {
+      await tx.update(sourceEvents).set({ sentiment: conversation.sentiment }).where(eq(sourceEvents.id, event.id));
+    }
     const ctx: StoreContext = {
       job,
       agentId: event?.agentId ?? null,

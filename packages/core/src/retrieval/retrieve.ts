@@ -15,6 +15,7 @@ import { openQuestion } from '../conflicts/reviews';
 import { ActivityRecorder } from './activity';
 import { HotTier, type HotUserSet, type RankableRow } from './hot-tier';
 import { buildStudentProfile, learnerSection } from '../domains/edtech';
+import { type SupportEvent, buildCustomerProfile, customerSection, loadSupportEvents } from '../domains/support';
 import { type DomainSection, renderWithSection } from './domain-section';
 import { type ContextFormat, renderContext, renderSnippet } from './render';
 import { type RankFilters, rankCandidates } from './score';
@@ -138,10 +139,20 @@ export function rankAndRender(
  * learner profile built from the user's whole active set (not only the ranked memories), so the section
  * says what is known about the learner whatever the query.
  */
-export function domainSection(schema: string, externalUserId: string, rows: readonly RankableRow[], now: Date): DomainSection | null {
+export function domainSection(
+  schema: string,
+  externalUserId: string,
+  rows: readonly RankableRow[],
+  now: Date,
+  supportEvents: readonly SupportEvent[] | null = null,
+): DomainSection | null {
   if (schema === 'edtech') return learnerSection(buildStudentProfile(externalUserId, rows, now));
+  if (schema === 'customer_support') return customerSection(buildCustomerProfile(externalUserId, rows, supportEvents ?? [], now));
   return null;
 }
+
+/** Customer Support reads the user's latest source events (sentiment, channel, ticket) beside the memories. */
+export const RETRIEVE_SUPPORT_EVENTS = 200;
 
 export async function retrieveMemories(
   deps: RetrievalDeps,
@@ -154,12 +165,13 @@ export async function retrieveMemories(
   const user = await findUserWithDomainSchema(deps.db, auth.tenantId, req.external_user_id);
   if (!user) return base;
 
-  const [{ set, hit: fromHotTier }, embedded] = await Promise.all([
+  const [{ set, hit: fromHotTier }, embedded, supportEvents] = await Promise.all([
     deps.hotTier.getOrLoad(user.id, user.memoryVersion, async () => ({
       rows: await loadActiveMemories(deps.db, auth.tenantId, user.id, Boolean(deps.embeddings)),
       clarificationQuestion: await openQuestion(deps.db, auth.tenantId, user.id),
     })),
     embedQuery(deps, req.query),
+    user.domainSchema === 'customer_support' ? loadSupportEvents(deps.db, auth.tenantId, user.id, RETRIEVE_SUPPORT_EVENTS) : null,
   ]);
 
   const { ranked, data, rendered } = rankAndRender(
@@ -173,7 +185,7 @@ export async function retrieveMemories(
     embedded.vector,
     now,
     (row) => ({ source_event_id: row.source_event_id, provenance: toProvenance(row) }),
-    domainSection(user.domainSchema, req.external_user_id, set.rows, now),
+    domainSection(user.domainSchema, req.external_user_id, set.rows, now, supportEvents),
   );
 
   const retrievalId = randomUUID();

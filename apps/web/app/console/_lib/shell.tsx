@@ -13,6 +13,8 @@ const NAV = [
   { href: '/console/source-events', label: 'Source events' },
   { href: '/console/memories', label: 'Memories' },
   { href: '/console/students', label: 'Students' },
+  { href: '/console/customers', label: 'Customers' },
+  { href: '/console/support', label: 'Support' },
   { href: '/console/settings', label: 'Settings' },
 ];
 

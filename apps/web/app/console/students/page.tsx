@@ -3,9 +3,10 @@
  * Domain schema and the EdTech student profile of one end user (docs/domain-schemas.md): every entry with the
  * memories it was read from. Tenant-scoped by the console session like every console page.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { TRPCClientError } from '@trpc/client';
 import { type FormEvent, useState } from 'react';
+import { DomainSchema } from '../_lib/domain-schema';
 import { ConsoleShell } from '../_lib/shell';
 import { errorMessage, useTRPC } from '../_lib/trpc';
 import { ErrorNote, Loading, buttonClass, inputClass, when } from '../_lib/ui';
@@ -22,49 +23,6 @@ const FIELDS = [
   ['accommodations', 'Accommodations'],
   ['exam_dates', 'Exam dates'],
 ] as const;
-
-function DomainSchema() {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const q = useQuery(trpc.domains.get.queryOptions());
-  const [choice, setChoice] = useState<string | null>(null);
-  const set = useMutation(
-    trpc.domains.set.mutationOptions({
-      onSuccess: (data) => {
-        queryClient.setQueryData(trpc.domains.get.queryKey(), data);
-        void queryClient.invalidateQueries({ queryKey: trpc.domains.studentProfile.queryKey() });
-      },
-    }),
-  );
-  if (q.isPending) return <Loading />;
-  if (q.error) return <ErrorNote error={errorMessage(q.error)} />;
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    set.mutate({ domain_schema: choice ?? q.data.domain_schema });
-  };
-  return (
-    <form onSubmit={submit} className="flex flex-wrap items-end gap-2">
-      <label className="block text-sm font-medium">
-        Domain schema
-        <select className={inputClass} value={choice ?? q.data.domain_schema} onChange={(e) => setChoice(e.target.value)}>
-          {q.data.catalogue.map((c) => (
-            <option key={c.id} value={c.id} disabled={c.status !== 'available'}>
-              {c.name}
-              {c.status !== 'available' ? ` (${c.status})` : ''}
-            </option>
-          ))}
-        </select>
-      </label>
-      <button type="submit" className={buttonClass} disabled={set.isPending}>
-        Save schema
-      </button>
-      <p className="text-sm text-slate-600" role="status">
-        Active: <strong>{q.data.catalogue.find((c) => c.active)?.name}</strong>
-      </p>
-      <ErrorNote error={set.error ? errorMessage(set.error) : null} />
-    </form>
-  );
-}
 
 function Profile({ externalUserId }: { externalUserId: string }) {
   const trpc = useTRPC();
