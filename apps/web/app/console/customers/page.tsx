@@ -152,6 +152,31 @@ function CustomerProfile({ externalUserId, onClose }: { externalUserId: string; 
   );
 }
 
+function Choice({
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  label: string;
+  value: string;
+  onChange: (e: { target: { value: string } }) => void;
+  options: Array<[string, string]>;
+}) {
+  return (
+    <label className="block text-sm font-medium">
+      {label}
+      <select className={inputClass} value={value} onChange={onChange}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 function select<T extends string>(value: string, options: readonly T[]): T | undefined {
   return (options as readonly string[]).includes(value) ? (value as T) : undefined;
 }
@@ -187,53 +212,30 @@ function Customers() {
           Plan
           <input className={inputClass} value={draft.plan} onChange={set('plan')} placeholder="pro" />
         </label>
-        <label className="block text-sm font-medium">
-          Open issues
-          <select className={inputClass} value={draft.open} onChange={set('open')}>
-            <option value="">Any</option>
-            <option value="true">With open issues</option>
-            <option value="false">None open</option>
-          </select>
-        </label>
-        <label className="block text-sm font-medium">
-          Sentiment
-          <select className={inputClass} value={draft.sentiment} onChange={set('sentiment')}>
-            <option value="">Any</option>
-            <option value="negative">Negative</option>
-            <option value="neutral">Neutral</option>
-            <option value="positive">Positive</option>
-          </select>
-        </label>
-        <label className="block text-sm font-medium">
-          Trend
-          <select className={inputClass} value={draft.trend} onChange={set('trend')}>
-            <option value="">Any</option>
-            <option value="declining">Declining</option>
-            <option value="stable">Stable</option>
-            <option value="improving">Improving</option>
-            <option value="insufficient_data">Too little data</option>
-          </select>
-        </label>
-        <label className="block text-sm font-medium">
-          Escalated
-          <select className={inputClass} value={draft.escalated} onChange={set('escalated')}>
-            <option value="">Any</option>
-            <option value="true">Escalated</option>
-            <option value="false">Never escalated</option>
-          </select>
-        </label>
+        <Choice label="Open issues" value={draft.open} onChange={set('open')} options={[['', 'Any'], ['true', 'With open issues'], ['false', 'None open']]} />
+        <Choice
+          label="Sentiment"
+          value={draft.sentiment}
+          onChange={set('sentiment')}
+          options={[['', 'Any'], ['negative', 'Negative'], ['neutral', 'Neutral'], ['positive', 'Positive']]}
+        />
+        <Choice
+          label="Trend"
+          value={draft.trend}
+          onChange={set('trend')}
+          options={[['', 'Any'], ['declining', 'Declining'], ['stable', 'Stable'], ['improving', 'Improving'], ['insufficient_data', 'Too little data']]}
+        />
+        <Choice label="Escalated" value={draft.escalated} onChange={set('escalated')} options={[['', 'Any'], ['true', 'Escalated'], ['false', 'Never escalated']]} />
         <label className="block text-sm font-medium">
           Channel
           <input className={inputClass} value={draft.channel} onChange={set('channel')} placeholder="email" />
         </label>
-        <label className="block text-sm font-medium">
-          Sort
-          <select className={inputClass} value={draft.sort} onChange={set('sort')}>
-            <option value="last_contact">Last contact</option>
-            <option value="open_issues">Open issues</option>
-            <option value="sentiment">Most negative</option>
-          </select>
-        </label>
+        <Choice
+          label="Sort"
+          value={draft.sort}
+          onChange={set('sort')}
+          options={[['last_contact', 'Last contact'], ['open_issues', 'Open issues'], ['sentiment', 'Most negative']]}
+        />
         <button type="submit" className={buttonClass}>
           Apply filters
         </button>
