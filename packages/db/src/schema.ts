@@ -112,6 +112,12 @@ export const tenants = pgTable('tenants', {
   createdAt: tstz('created_at').notNull().defaultNow(),
 });
 
+/** The budget units (docs/quotas.md) counted by both usage tables. */
+const usageCounterColumns = () => ({
+  addCalls: integer('add_calls').notNull().default(0),
+  retrieveCalls: integer('retrieve_calls').notNull().default(0),
+});
+
 /**
  * Budget consumption per tenant per plan period (docs/quotas.md): one row per (tenant, period start), incremented
  * with atomic upserts so every server process counts into the same row.
@@ -121,8 +127,7 @@ export const tenantUsage = pgTable(
   {
     tenantId: tenantRef(),
     periodStart: tstz('period_start').notNull(),
-    addCalls: integer('add_calls').notNull().default(0),
-    retrieveCalls: integer('retrieve_calls').notNull().default(0),
+    ...usageCounterColumns(),
     updatedAt: tstz('updated_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.periodStart] })],
@@ -134,8 +139,7 @@ export const tenantUsageDaily = pgTable(
   {
     tenantId: tenantRef(),
     day: text('day').notNull(),
-    addCalls: integer('add_calls').notNull().default(0),
-    retrieveCalls: integer('retrieve_calls').notNull().default(0),
+    ...usageCounterColumns(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.day] })],
 );

@@ -8,8 +8,13 @@ import { type Db, rows, sql } from '@memory/db';
 export interface BacklogSample {
   /** Extraction jobs queued or running (due or waiting for a retry). */
   depth: number;
-  /** Jobs that finished (any end state) within the last `rateWindowSeconds`. */
+  /** Jobs that finished (any end state) within the rate window. */
   finishedInWindow: number;
+  /**
+   * The seconds those jobs were measured over: the rate window, shortened to the time since the first of them
+   * started (at least MIN_RATE_SECONDS), so a service that has just started, or was idle, is not measured over
+   * time in which it had no work.
+   */
   rateWindowSeconds: number;
   /** Seconds the oldest queued job has been waiting past its due time (0 without one). */
   oldestWaitSeconds: number;
@@ -19,6 +24,8 @@ export interface BacklogHealth {
   processing_status: 'normal' | 'delayed';
   processing_eta_seconds: number | null;
 }
+
+export const MIN_RATE_SECONDS = 10;
 
 export const NORMAL: BacklogHealth = { processing_status: 'normal', processing_eta_seconds: null };
 
@@ -38,18 +45,22 @@ export function estimateBacklog(s: BacklogSample, thresholdSeconds: number): Bac
 
 export async function sampleBacklog(db: Db, rateWindowSeconds: number, now: Date): Promise<BacklogSample> {
   const since = new Date(now.getTime() - rateWindowSeconds * 1000).toISOString();
-  const [r] = await rows<{ depth: number; finished: number; oldest: string | Date | null }>(
+  const [r] = await rows<{ depth: number; finished: number; first_start: string | Date | null; oldest: string | Date | null }>(
     db,
     sql`SELECT
           (SELECT count(*) FROM extraction_jobs WHERE status IN ('queued', 'running'))::int AS depth,
-          (SELECT count(*) FROM extraction_jobs WHERE finished_at > ${since}::timestamptz)::int AS finished,
-          (SELECT min(run_after) FROM extraction_jobs WHERE status = 'queued' AND run_after <= ${now.toISOString()}::timestamptz) AS oldest`,
+          f.finished, f.first_start,
+          (SELECT min(run_after) FROM extraction_jobs WHERE status = 'queued' AND run_after <= ${now.toISOString()}::timestamptz) AS oldest
+        FROM (SELECT count(*)::int AS finished, min(coalesce(started_at, finished_at)) AS first_start
+              FROM extraction_jobs WHERE finished_at > ${since}::timestamptz) f`,
   );
   const oldest = r?.oldest ? new Date(r.oldest).getTime() : null;
+  const firstStart = r?.first_start ? new Date(r.first_start).getTime() : null;
+  const measured = firstStart === null ? rateWindowSeconds : (now.getTime() - firstStart) / 1000;
   return {
     depth: Number(r?.depth ?? 0),
     finishedInWindow: Number(r?.finished ?? 0),
-    rateWindowSeconds,
+    rateWindowSeconds: Math.min(rateWindowSeconds, Math.max(MIN_RATE_SECONDS, measured)),
     oldestWaitSeconds: oldest === null ? 0 : Math.max(0, Math.floor((now.getTime() - oldest) / 1000)),
   };
 }
