@@ -104,8 +104,8 @@ export default function UsagePage() {
                   <YAxis allowDecimals={false} />
                   <Tooltip />
                   <Legend />
-                  <Bar dataKey="add_calls" name="Add calls" fill="#1d4ed8" isAnimationActive={false} />
-                  <Bar dataKey="retrieve_calls" name="Retrieve calls" fill="#0d9488" isAnimationActive={false} />
+                  <Bar dataKey="add_calls" name="Add calls" fill="#1d4ed8" maxBarSize={40} isAnimationActive={false} />
+                  <Bar dataKey="retrieve_calls" name="Retrieve calls" fill="#0d9488" maxBarSize={40} isAnimationActive={false} />
                 </BarChart>
               </ResponsiveContainer>
               <figcaption className="text-xs text-slate-500">Calls per UTC day since the period began.</figcaption>
