@@ -2,9 +2,9 @@
  * Limiter math, and the two stores shared by two limiter instances (as two server processes would): the database
  * store on an in-memory PGlite with the real migrations, and the Redis store on the Redis at 127.0.0.1:6379.
  */
-import { type Database, createDatabase, runMigrations } from '@memory/db';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useMemoryDatabase } from '../testing/memory-database';
 import {
   DatabaseRateLimitStore,
   RateLimiter,
@@ -67,15 +67,10 @@ async function sharedAcrossInstances(makeStore: () => RateLimitStore) {
 }
 
 describe('database store', () => {
-  let database: Database;
-  beforeAll(async () => {
-    database = createDatabase({ kind: 'pglite', dataDir: null });
-    await runMigrations({ kind: 'pglite', dataDir: null }, database);
-  }, 60_000);
-  afterAll(() => database?.close());
+  const testDatabase = useMemoryDatabase();
 
   it('is shared by two limiter instances', async () => {
-    await sharedAcrossInstances(() => new DatabaseRateLimitStore(database.db));
+    await sharedAcrossInstances(() => new DatabaseRateLimitStore(testDatabase().db));
   });
 });
 

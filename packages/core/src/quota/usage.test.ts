@@ -2,26 +2,22 @@
  * Period usage and mode transitions on an in-memory PGlite with the real migrations: counters, the audited
  * transitions (each once), a new period, and a plan change that restores the mode at once.
  */
-import { type Database, auditLog, createDatabase, eq, runMigrations, tenants } from '@memory/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, eq, tenants } from '@memory/db';
+import { describe, expect, it } from 'vitest';
 import { createTenant } from '../tenants/tenants';
+import { useMemoryDatabase } from '../testing/memory-database';
 import { announceModeChange, consumeBudget, getUsageReport, readQuotaState, setTenantPlan } from './usage';
 
-let database: Database;
-beforeAll(async () => {
-  database = createDatabase({ kind: 'pglite', dataDir: null });
-  await runMigrations({ kind: 'pglite', dataDir: null }, database);
-}, 60_000);
-afterAll(() => database?.close());
+const testDatabase = useMemoryDatabase();
 
 const transitions = async (tenantId: string) =>
-  (await database.db.select().from(auditLog).where(eq(auditLog.tenantId, tenantId)))
+  (await testDatabase().db.select().from(auditLog).where(eq(auditLog.tenantId, tenantId)))
     .filter((a) => a.action === 'quota.mode_changed')
     .map((a) => a.details as { from: string; to: string; budget_remaining_pct: number | null });
 
 describe('tenant usage', () => {
   it('starts tenants on the unlimited plan: FULL, no budget, usage still counted', async () => {
-    const db = database.db;
+    const db = testDatabase().db;
     const t = await createTenant(db, 'u');
     const now = new Date();
     const after = await consumeBudget(db, await readQuotaState(db, t.tenant_id, now), 'retrieve_calls', now);
@@ -31,7 +27,7 @@ describe('tenant usage', () => {
   });
 
   it('moves through the modes as the budget is used, announcing each transition once', async () => {
-    const db = database.db;
+    const db = testDatabase().db;
     const t = await createTenant(db, 'walk');
     const now = new Date('2026-11-22T12:00:00Z');
     await setTenantPlan(db, t.tenant_id, { plan: 'free', overrides: { budgets: { add_calls: 20 } } }, { actor: 'operator', now });
@@ -70,7 +66,7 @@ describe('tenant usage', () => {
   });
 
   it('restores the mode at once when the plan changes, and reports the day by day usage of the period', async () => {
-    const db = database.db;
+    const db = testDatabase().db;
     const t = await createTenant(db, 'change');
     const day1 = new Date('2026-11-22T12:00:00Z');
     await setTenantPlan(db, t.tenant_id, { plan: 'free', overrides: { budgets: { add_calls: 1 } } }, { actor: 'operator', now: day1 });
