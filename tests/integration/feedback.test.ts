@@ -206,7 +206,7 @@ describe.each(servers())('retrieval feedback on $name', (server) => {
     expect(doc.status).toBe(200);
     const op = doc.body.paths[FEEDBACK]?.post;
     expect(op).toBeDefined();
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '401', '404', '409', '422']);
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '401', '404', '409', '422', '429']);
     expect(doc.body.components.schemas.FeedbackOutcome.enum).toEqual([
       'used_successfully',
       'partially_used',

@@ -10,6 +10,8 @@ import {
   type FieldError,
   LIMITS,
   type PassportAuth,
+  type RateLimitDecision,
+  rateLimitHeaders,
   type TenantAuth,
   type UniversalAgentAuth,
   authenticateApiKey,
@@ -160,3 +162,9 @@ export const idempotentJson = (outcome: { httpStatus: number; body: unknown; rep
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (v: string) => UUID.test(v);
+
+/** A write endpoint's answer with the `RateLimit` / `RateLimit-Policy` headers of the limits it counted against. */
+export function rateLimited(res: Response, decision: RateLimitDecision): Response {
+  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.headers.set(name, value);
+  return res;
+}

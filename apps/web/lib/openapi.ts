@@ -33,6 +33,8 @@ import {
   passportQuestion,
   resolvePassportQuestionRequest,
   resolvedPassportQuestion,
+  planChangeRequest,
+  usageReport,
 } from '@memory/core';
 import {
   PAYLOAD_RETENTION_DAYS_MAX,
@@ -210,7 +212,14 @@ function buildPaths() {
         ],
         requestBody: { required: true, content: { 'application/json': { schema: schema(addRequest, 'input') } } },
         responses: {
-          '200': ok(addResponse, 'Accepted, passed through or blocked; `status` says which.'),
+          '200': ok(
+            addResponse,
+            'Accepted, passed through or blocked; `status` says which. Usage controls (docs/quotas.md) answer here too, never as ' +
+              'errors: `L1` (`blocked_reason: rate_limited`, `retry_after_seconds`) over the per-user or per-tenant write rate; ' +
+              '`passthrough` with `nothing_to_extract: false` in the PASSTHROUGH quota mode (the source event is kept, no extraction); ' +
+              '`blocked` (`quota_exhausted`, nothing stored) in BLOCKED. `processing_status: delayed` with `processing_eta_seconds` ' +
+              'when the extraction backlog is behind.',
+          ),
           '401': tenantErrors['401'],
           '403': problem('`PROV_403`: the writer named in `source.service` is bound to another API key.'),
           '404': problem('`PROV_404`: no service writer has the `source.service` key.'),
@@ -233,6 +242,10 @@ function buildPaths() {
       post: {
         operationId: 'retrieveMemories',
         summary: 'Ranked memories and a prompt-ready block for a query',
+        description:
+          'The tenant’s quota mode shapes the answer (docs/quotas.md): DEGRADED_RETRIEVE ranks without calling the embeddings endpoint ' +
+          'and returns at most 5 memories (`is_degraded: true`); PASSTHROUGH and BLOCKED return no memories and an empty block ' +
+          '(`is_passthrough: true`): answer without memory context.',
         requestBody: { required: true, content: { 'application/json': { schema: schema(retrieveRequest, 'input') } } },
         responses: { '200': ok(retrieveResponse), ...tenantErrors },
       },
@@ -258,6 +271,10 @@ function buildPaths() {
           '401': tenantErrors['401'],
           '404': problem('No retrieval with this `retrieval_id` for this tenant (code `not_found`).'),
           '409': problem('`conflict`: feedback with this outcome was already recorded for this retrieval; `feedback_id` names it.'),
+          '429': problem(
+            '`rate_limited`: over the tenant’s write rate (docs/quotas.md). Headers `Retry-After`, `RateLimit` and `RateLimit-Policy` ' +
+              '(e.g. `RateLimit-Policy: "tenant-writes";q=1200;w=60`, `RateLimit: "tenant-writes";r=0;t=12`); writes under a limit carry the same two headers.',
+          ),
           '422': problem(
             '`validation_failed`: unknown outcome, a `used_memory_ids` entry the retrieval did not return, `agent_confidence` outside 0–1, ' +
               '`user_corrected` without `correction` (or `correction` with another outcome); or `idempotency_key_reused`.',
@@ -282,6 +299,10 @@ function buildPaths() {
           '200': ok(envelope(z.object({ id: z.string().uuid(), status: z.literal('archived'), deleted: z.literal(true) }))),
           '401': tenantErrors['401'],
           '404': problem('No such memory for this tenant.'),
+          '429': problem(
+            '`rate_limited`: over the tenant’s write rate (docs/quotas.md). Headers `Retry-After`, `RateLimit` and `RateLimit-Policy` ' +
+              '(e.g. `RateLimit-Policy: "tenant-writes";q=1200;w=60`, `RateLimit: "tenant-writes";r=0;t=12`); writes under a limit carry the same two headers.',
+          ),
         },
       },
     },
@@ -367,6 +388,40 @@ function buildPaths() {
         responses: {
           '200': ok(envelope(z.object({ items: z.array(sourceEventView), limit: z.number().int(), next_cursor: z.string().nullable() }))),
           ...tenantErrors,
+        },
+      },
+    },
+    '/v1/tenant/usage': {
+      get: {
+        operationId: 'getTenantUsage',
+        summary: 'The tenant’s plan, period, usage per unit, remaining budget, quota mode and thresholds',
+        description: 'Budgets are per monthly period from the plan’s anchor; see docs/quotas.md for plans, thresholds and rate limits.',
+        responses: { '200': ok(envelope(usageReport)), '401': tenantErrors['401'] },
+      },
+    },
+    '/v1/admin/tenants/{tenant_id}/plan': {
+      get: {
+        operationId: 'getTenantPlan',
+        summary: 'A tenant’s plan and usage (operator only)',
+        security: [{ AdminToken: [] }],
+        parameters: [{ name: 'tenant_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+        responses: {
+          '200': ok(envelope(usageReport)),
+          '401': problem('Wrong admin token.'),
+          '404': problem('No admin token configured, or no such tenant.'),
+        },
+      },
+      put: {
+        operationId: 'setTenantPlan',
+        summary: 'Set a tenant’s plan and overrides (operator only); a new period starts and the quota mode is recomputed at once',
+        security: [{ AdminToken: [] }],
+        parameters: [{ name: 'tenant_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+        requestBody: { required: true, content: { 'application/json': { schema: schema(planChangeRequest, 'input') } } },
+        responses: {
+          '200': ok(envelope(usageReport)),
+          '401': problem('Wrong admin token.'),
+          '404': problem('No admin token configured, or no such tenant.'),
+          '422': tenantErrors['422'],
         },
       },
     },

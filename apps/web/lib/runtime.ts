@@ -6,7 +6,9 @@ import {
   type AppConfig,
   type JobQueue,
   type Logger,
+  type QuotaDeps,
   type RetrievalDeps,
+  createQuotaDeps,
   createExtractionProviders,
   createLogger,
   createEmbeddingsProvider,
@@ -43,6 +45,8 @@ export interface Runtime {
   inngest: InngestClient;
   jobDeps: JobDeps;
   retrieval: RetrievalDeps;
+  /** Plans, write-rate limits and backlog health (docs/quotas.md). */
+  quota: QuotaDeps;
 }
 
 const holder = globalThis as unknown as { __memoryRuntime?: Promise<Runtime> };
@@ -96,6 +100,7 @@ async function boot(): Promise<Runtime> {
     queue = new InngestQueue(inngest);
   }
   const retrieval = createRetrievalDeps(database.db, log, { embeddings });
+  const quota = createQuotaDeps(database.db, config);
   // The offline word vectors (semantic ranking): loaded once here rather than on the first retrieve.
   const vectors = wordVectors();
   if (!vectors) log.warn('word vectors not found (packages/core/generated/word-vectors.bin): ranking is lexical only; run `npx turbo run build`');
@@ -104,6 +109,7 @@ async function boot(): Promise<Runtime> {
     await lifecycle?.stop();
     await runner?.stop();
     await retrieval.activity.flush();
+    await quota.close();
     await database.close();
     if (config.database.kind === 'pglite') releaseDataDirLock(config.database.dataDir);
   };
@@ -120,8 +126,9 @@ async function boot(): Promise<Runtime> {
       extractor: jobDeps.extractor.name,
       embeddings: embeddings?.name ?? null,
       word_vectors: vectors?.size ?? 0,
+      rate_limit_store: quota.limiter.store.kind,
     },
     'memory service ready',
   );
-  return { config, database, db: database.db, log, queue, runner, inngest, jobDeps, retrieval };
+  return { config, database, db: database.db, log, queue, runner, inngest, jobDeps, retrieval, quota };
 }

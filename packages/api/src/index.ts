@@ -7,6 +7,7 @@ import { passportRouter } from './routers/passport';
 import { reviewsRouter } from './routers/reviews';
 import { apiKeysRouter, writersRouter } from './routers/settings';
 import { sourceEventsRouter } from './routers/source-events';
+import { usageRouter } from './routers/usage';
 import { router } from './trpc';
 
 export const appRouter = router({
@@ -16,6 +17,7 @@ export const appRouter = router({
   sourceEvents: sourceEventsRouter,
   memories: memoriesRouter,
   domains: domainsRouter,
+  usage: usageRouter,
   writers: writersRouter,
   apiKeys: apiKeysRouter,
   /** The consent app (docs/passport.md): its own cookie session, never the console's. */

@@ -8,6 +8,7 @@ import type { Mailer } from '@memory/core/console/mailer';
 import { type AdminSession, resolveAdminSession } from '@memory/core/console/sessions';
 import { clientIp, isSameOrigin, readSessionCookie } from '@memory/core/console/rules';
 import { PASSPORT_COOKIE } from '@memory/core/passport/rules';
+import type { RateLimitDefaults } from '@memory/core/quota/plans';
 import type { Db } from '@memory/db';
 import { TRPCError, initTRPC } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
@@ -16,6 +17,8 @@ export interface ApiDeps {
   db: Db;
   log: Logger;
   mailer: Mailer;
+  /** MEMORY_RATE_LIMIT_* (docs/quotas.md), shown with the plan's write rates. */
+  rateLimitDefaults?: RateLimitDefaults;
 }
 
 export interface Context extends ApiDeps {

@@ -95,4 +95,29 @@ describe('loadConfig', () => {
     expect(loadConfig({ MEMORY_LIFECYCLE_INTERVAL_MINUTES: '15' }).lifecycleIntervalMinutes).toBe(15);
     expect(() => loadConfig({ MEMORY_LIFECYCLE_INTERVAL_MINUTES: '0' })).toThrow(/MEMORY_LIFECYCLE_INTERVAL_MINUTES/);
   });
+
+  it('puts new tenants on the unlimited plan, keeps plan rate limits and the database store unless told', () => {
+    expect(loadConfig({}).quota).toEqual({
+      defaultPlan: 'unlimited',
+      rateLimits: {},
+      redisUrl: null,
+      backlog: { thresholdSeconds: 60, rateWindowSeconds: 300, sampleMs: 1000 },
+    });
+    const q = loadConfig({
+      MEMORY_DEFAULT_PLAN: 'free',
+      MEMORY_RATE_LIMIT_USER_WRITES_PER_MINUTE: '30',
+      MEMORY_RATE_LIMIT_TENANT_WRITES_PER_MINUTE: 'off',
+      MEMORY_REDIS_URL: 'redis://127.0.0.1:6379/0',
+      MEMORY_BACKLOG_DELAY_SECONDS: '120',
+    }).quota;
+    expect(q).toMatchObject({
+      defaultPlan: 'free',
+      rateLimits: { user_writes_per_minute: 30, tenant_writes_per_minute: null },
+      redisUrl: 'redis://127.0.0.1:6379/0',
+      backlog: { thresholdSeconds: 120 },
+    });
+    expect(() => loadConfig({ MEMORY_DEFAULT_PLAN: 'gold' })).toThrow(/MEMORY_DEFAULT_PLAN/);
+    expect(() => loadConfig({ MEMORY_RATE_LIMIT_USER_WRITES_PER_MINUTE: '0' })).toThrow(/MEMORY_RATE_LIMIT_USER_WRITES_PER_MINUTE/);
+    expect(() => loadConfig({ MEMORY_REDIS_URL: 'http://cache' })).toThrow(/MEMORY_REDIS_URL/);
+  });
 });

@@ -5,10 +5,14 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { OpenAICompatibleEndpoint } from './llm/openai-compatible';
+import { PLAN_IDS, type PlanId, type RateLimitDefaults } from './quota/plans';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'])
   .transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
+
+/** A per-minute write limit: a positive number, or `off`. */
+const rateLimit = z.union([z.literal('off'), z.coerce.number().int().min(1).max(1_000_000)]);
 
 const httpUrl = z.string().regex(/^https?:\/\/[^\s]+$/, 'must be an http:// or https:// URL');
 /** Azure OpenAI's GA data-plane API version when none is configured. */
@@ -75,6 +79,19 @@ const envSchema = z.object({
    * uses the address the tenant's request reached.
    */
   MEMORY_CONSENT_URL: httpUrl.optional(),
+  /** The plan of tenants created from now on (docs/quotas.md); existing tenants keep theirs. */
+  MEMORY_DEFAULT_PLAN: z.enum(PLAN_IDS).default('unlimited'),
+  /** A number replaces every plan's per-user / per-tenant write limit per minute; `off` removes it. Tenant overrides still win. */
+  MEMORY_RATE_LIMIT_USER_WRITES_PER_MINUTE: rateLimit.optional(),
+  MEMORY_RATE_LIMIT_TENANT_WRITES_PER_MINUTE: rateLimit.optional(),
+  /** Redis for the rate-limit counters (several processes without a shared PostgreSQL, or less database load). */
+  MEMORY_REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  /** An add reports `processing_status: delayed` when the extraction backlog's ETA is over this many seconds. */
+  MEMORY_BACKLOG_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  /** The window over which the extraction rate (finished jobs per second) is measured. */
+  MEMORY_BACKLOG_RATE_WINDOW_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
+  /** How long one backlog sample is reused by a process before the job table is counted again. */
+  MEMORY_BACKLOG_SAMPLE_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
 });
 
 export interface AppConfig {
@@ -104,6 +121,13 @@ export interface AppConfig {
   lifecycleIntervalMinutes: number;
   /** The memory passport (docs/passport.md). */
   passport: { linkTokenTtlSeconds: number; consentUrl: string | null };
+  /** Plans, rate limits and backlog health (docs/quotas.md). */
+  quota: {
+    defaultPlan: PlanId;
+    rateLimits: RateLimitDefaults;
+    redisUrl: string | null;
+    backlog: { thresholdSeconds: number; rateWindowSeconds: number; sampleMs: number };
+  };
 }
 
 export class ConfigError extends Error {}
@@ -186,6 +210,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : null,
     lifecycleIntervalMinutes: e.MEMORY_LIFECYCLE_INTERVAL_MINUTES,
     passport: { linkTokenTtlSeconds: e.MEMORY_LINK_TOKEN_TTL_SECONDS, consentUrl: e.MEMORY_CONSENT_URL?.replace(/\/+$/, '') ?? null },
+    quota: {
+      defaultPlan: e.MEMORY_DEFAULT_PLAN,
+      rateLimits: {
+        ...(e.MEMORY_RATE_LIMIT_USER_WRITES_PER_MINUTE !== undefined && {
+          user_writes_per_minute: e.MEMORY_RATE_LIMIT_USER_WRITES_PER_MINUTE === 'off' ? null : e.MEMORY_RATE_LIMIT_USER_WRITES_PER_MINUTE,
+        }),
+        ...(e.MEMORY_RATE_LIMIT_TENANT_WRITES_PER_MINUTE !== undefined && {
+          tenant_writes_per_minute: e.MEMORY_RATE_LIMIT_TENANT_WRITES_PER_MINUTE === 'off' ? null : e.MEMORY_RATE_LIMIT_TENANT_WRITES_PER_MINUTE,
+        }),
+      },
+      redisUrl: e.MEMORY_REDIS_URL ?? null,
+      backlog: {
+        thresholdSeconds: e.MEMORY_BACKLOG_DELAY_SECONDS,
+        rateWindowSeconds: e.MEMORY_BACKLOG_RATE_WINDOW_SECONDS,
+        sampleMs: e.MEMORY_BACKLOG_SAMPLE_MS,
+      },
+    },
   };
 }
 

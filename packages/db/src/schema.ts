@@ -101,7 +101,57 @@ export const tenants = pgTable('tenants', {
   payloadRetentionDays: integer('payload_retention_days').default(30),
   /** The active domain schema (packages/core/src/domains): `general`, `edtech` or `customer_support`. */
   domainSchema: text('domain_schema').notNull().default('general'),
+  /** The tenant's plan (docs/quotas.md): `free`, `pro`, `enterprise` or `unlimited` (the default: no budget, no rate limits). */
+  plan: text('plan').notNull().default('unlimited'),
+  /** When the plan was set: monthly budget periods start on this instant's day and time, every month. */
+  planAnchor: tstz('plan_anchor').notNull().defaultNow(),
+  /** Per-tenant overrides of the plan: `{ budgets?: {add_calls?, retrieve_calls?}, rate_limits?: {user_writes_per_minute?, tenant_writes_per_minute?} }`. */
+  planOverrides: jsonb('plan_overrides').notNull().default(sql`'{}'::jsonb`),
+  /** The last quota mode seen; a different computed mode is a transition (audited once, by whoever flips this column). */
+  quotaMode: text('quota_mode').notNull().default('FULL'),
   createdAt: tstz('created_at').notNull().defaultNow(),
+});
+
+/** The budget units (docs/quotas.md) counted by both usage tables. */
+const usageCounterColumns = () => ({
+  addCalls: integer('add_calls').notNull().default(0),
+  retrieveCalls: integer('retrieve_calls').notNull().default(0),
+});
+
+/**
+ * Budget consumption per tenant per plan period (docs/quotas.md): one row per (tenant, period start), incremented
+ * with atomic upserts so every server process counts into the same row.
+ */
+export const tenantUsage = pgTable(
+  'tenant_usage',
+  {
+    tenantId: tenantRef(),
+    periodStart: tstz('period_start').notNull(),
+    ...usageCounterColumns(),
+    updatedAt: tstz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.periodStart] })],
+);
+
+/** The same counters per UTC day, for the console's usage chart. */
+export const tenantUsageDaily = pgTable(
+  'tenant_usage_daily',
+  {
+    tenantId: tenantRef(),
+    day: text('day').notNull(),
+    ...usageCounterColumns(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.day] })],
+);
+
+/**
+ * Fixed-window write-rate counters (docs/quotas.md, Rate limits) when PostgreSQL/PGlite is the limiter's store:
+ * one row per limited key (`t:<tenant>` or `u:<tenant>:<user>`), reset in place when a new window begins.
+ */
+export const rateLimitCounters = pgTable('rate_limit_counters', {
+  key: text('key').primaryKey(),
+  windowStart: tstz('window_start').notNull(),
+  count: integer('count').notNull().default(0),
 });
 
 export const apiKeys = pgTable(
@@ -213,6 +263,8 @@ export const extractionJobs = pgTable(
   (t) => [
     index('extraction_jobs_claim_idx').on(t.status, t.runAfter),
     index('extraction_jobs_user_idx').on(t.tenantId, t.userId, t.createdAt),
+    /** The backlog monitor counts jobs finished in the recent window (docs/quotas.md, Backlog). */
+    index('extraction_jobs_finished_idx').on(t.finishedAt),
   ],
 );
 

@@ -4,7 +4,7 @@ import { type FakeOpenAI, startFakeOpenAI } from '@memory/core/testing/fake-open
 import { type Database, and, entities, entityRelationships, eq, memories, memoryEntities, pendingCandidates } from '@memory/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExtraction } from './extraction';
-import { noQueue, openTestDatabase, testConfig } from './test-support';
+import { openTestDatabase, testAddDeps } from './test-support';
 
 let database: Database;
 let fake: FakeOpenAI;
@@ -24,7 +24,7 @@ async function conversationRunner(deps: Partial<Parameters<typeof runExtraction>
   const auth = { tenantId: tenant.tenant_id, apiKeyId: tenant.api_key_id };
   return async (content: string) => {
     const res = await addMemories(
-      { db: database.db, config: testConfig(), queue: noQueue },
+      testAddDeps(database.db),
       auth,
       { external_user_id: 'u1', messages: [{ role: 'user', content }] },
       { requestId: crypto.randomUUID() },

@@ -3,7 +3,7 @@ import { type Database, and, eq, extractionJobs, memories, claimRevisions, revie
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExtraction } from './extraction';
 import { EmbeddedRunner } from './runner';
-import { openTestDatabase, queueConversation } from './test-support';
+import { openTestDatabase, queueConversation, testAddDeps } from './test-support';
 
 let database: Database;
 beforeAll(async () => {
@@ -109,7 +109,7 @@ describe('embedded runner', () => {
     // a second job for the same tenant and user
     const { addMemories, loadConfig } = await import('@memory/core');
     const second = await addMemories(
-      { db: database.db, config: loadConfig({}), queue: { name: 'none', enqueue: async () => {} } },
+      testAddDeps(database.db, { name: 'none', enqueue: async () => {} }, loadConfig({})),
       a.auth,
       { external_user_id: 'same-user', messages: [{ role: 'user', content: 'I love cheese.' }] },
       { requestId: crypto.randomUUID() },
@@ -153,7 +153,7 @@ describe('embedded runner', () => {
     const runner = new EmbeddedRunner({ db: database.db, extractor: provider }, opts);
     for (const content of ['tea please', 'coffee please']) {
       await addMemories(
-        { db: database.db, config: loadConfig({}), queue: { name: 'none', enqueue: async () => {} } },
+        testAddDeps(database.db, { name: 'none', enqueue: async () => {} }, loadConfig({})),
         auth,
         { external_user_id: 'drinker', messages: [{ role: 'user', content }] },
         { requestId: crypto.randomUUID() },

@@ -1,7 +1,18 @@
 /** Shared set-up for the job tests: an in-memory PGlite with the real migrations and one queued job. */
-import { type AppConfig, BuiltinExtractor, type JobQueue, addMemories, createTenant, generateKey, loadConfig } from '@memory/core';
+import {
+  type AddDeps,
+  type AppConfig,
+  BuiltinExtractor,
+  type JobQueue,
+  addMemories,
+  createQuotaDeps,
+  createTenant,
+  generateKey,
+  loadConfig,
+} from '@memory/core';
 import {
   type Database,
+  type Db,
   createDatabase,
   endUsers,
   eq,
@@ -27,11 +38,16 @@ export function testConfig(): AppConfig {
   return loadConfig({ MEMORY_JOB_MAX_ATTEMPTS: '3', MEMORY_JOB_BACKOFF_BASE_MS: '10' });
 }
 
+/** The add path's dependencies for tests: the given queue, the database rate limiter and backlog monitor. */
+export function testAddDeps(db: Db, queue: JobQueue = noQueue, config: AppConfig = testConfig()): AddDeps {
+  return { db, config, queue, quota: createQuotaDeps(db, config) };
+}
+
 export async function queueConversation(database: Database, content: string, externalUserId = 'u1') {
   const tenant = await createTenant(database.db, `t-${Math.random()}`);
   const auth = { tenantId: tenant.tenant_id, apiKeyId: tenant.api_key_id };
   const res = await addMemories(
-    { db: database.db, config: testConfig(), queue: noQueue },
+    testAddDeps(database.db),
     auth,
     { external_user_id: externalUserId, messages: [{ role: 'user', content }] },
     { requestId: crypto.randomUUID() },

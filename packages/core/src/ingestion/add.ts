@@ -17,6 +17,10 @@ import { resolveWriter } from '../provenance/writers';
 import { type IdempotencyScope, type IdempotentOutcome, RetryAfterRace, saveIdempotentResponse, withIdempotency } from './idempotency';
 import { runQualityGate } from './gate';
 import { redactSecrets } from './secrets';
+import type { QuotaDeps } from '../quota/service';
+import { consumeBudget, quotaFields, readQuotaState, announceModeChange } from '../quota/usage';
+import { writeRules } from '../quota/rate-limit';
+import { NORMAL } from '../quota/backlog';
 
 export const ADD_PATH = '/v1/memories/add';
 export const DEFAULT_SERVICE = 'default';
@@ -25,6 +29,7 @@ export interface AddDeps {
   db: Db;
   config: AppConfig;
   queue: JobQueue;
+  quota: QuotaDeps;
 }
 
 export type AddOutcome = IdempotentOutcome<AddResponse>;
@@ -64,9 +69,13 @@ async function accept(
 ): Promise<AddOutcome> {
   const { db, config } = deps;
   // Unknown writer: PROV_404; a writer bound to another key: PROV_403. Checked before the gate decides.
-  const writer = body.source ? await resolveWriter(db, auth, body.source.service) : null;
+  const [writer, quota] = await Promise.all([
+    body.source ? resolveWriter(db, auth, body.source.service) : null,
+    readQuotaState(db, auth.tenantId, ctx.now, deps.quota.rateLimitDefaults),
+  ]);
+  await announceModeChange(db, quota);
   const gate = runQualityGate(body.messages);
-  const base = addResponseBase(ctx.requestId, ctx.now);
+  const base: AddResponse = { ...addResponseBase(ctx.requestId, ctx.now), ...quotaFields(quota) };
   const saveIdem = async (tx: Db, response: AddResponse) => {
     if (!ctx.idem) return;
     await saveIdempotentResponse(tx, ctx.idem, {
@@ -105,11 +114,28 @@ async function accept(
     }
   }
 
+  // Usage controls (docs/quotas.md). These answers are not saved under the Idempotency-Key: a retry with the same
+  // key after the window, a plan change or a new period is a new attempt.
+  if (quota.mode === 'BLOCKED') {
+    return { httpStatus: 200, body: { ...base, status: 'blocked', blocked_reason: 'quota_exhausted' }, replayed: false };
+  }
+  const rate = await deps.quota.limiter.hit(writeRules(auth.tenantId, body.external_user_id, quota.plan.rate_limits), ctx.now);
+  if (!rate.allowed) {
+    const response: AddResponse = { ...base, status: 'L1', blocked_reason: 'rate_limited', retry_after_seconds: rate.retryAfterSeconds };
+    return { httpStatus: 200, body: response, replayed: false };
+  }
+  // PASSTHROUGH: the source event is kept (nothing lost) but no extraction is queued for it.
+  const passthrough = quota.mode === 'PASSTHROUGH';
   const nothing = gate.decision === 'nothing_to_extract';
-  const jobId = nothing ? null : randomUUID();
-  const response: AddResponse = nothing
-    ? { ...base, status: 'passthrough', nothing_to_extract: true }
-    : { ...base, job_id: jobId };
+  const jobId = nothing || passthrough ? null : randomUUID();
+  const [after, backlog] = await Promise.all([
+    consumeBudget(db, quota, 'add_calls', ctx.now),
+    jobId ? deps.quota.backlog.health(ctx.now) : NORMAL,
+  ]);
+  const counted: AddResponse = { ...base, ...quotaFields(after), ...backlog };
+  const response: AddResponse = jobId
+    ? { ...counted, job_id: jobId }
+    : { ...counted, status: 'passthrough', nothing_to_extract: nothing };
 
   const sourceEventId = randomUUID();
   const eventRow = {
@@ -183,7 +209,7 @@ async function accept(
   return { httpStatus: 200, body: response, replayed: false };
 }
 
-/** An add answer before the gate decides: queued, nothing blocked, no plan or backlog figures yet (issue 7). */
+/** An add answer before anything is decided: queued, nothing blocked, no budget (the unlimited plan), normal backlog. */
 export const addResponseBase = (requestId: string, now: Date): AddResponse => ({
   job_id: null,
   status: 'queued',
@@ -191,6 +217,7 @@ export const addResponseBase = (requestId: string, now: Date): AddResponse => ({
   nothing_to_extract: false,
   retry_after_seconds: null,
   budget_remaining_pct: null,
+  quota_mode: 'FULL',
   processing_eta_seconds: null,
   processing_status: 'normal',
   request_id: requestId,

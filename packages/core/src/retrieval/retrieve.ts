@@ -19,6 +19,10 @@ import { type SupportEvent, buildCustomerProfile, customerSection, loadSupportEv
 import { type DomainSection, renderWithSection } from './domain-section';
 import { type ContextFormat, renderContext, renderSnippet } from './render';
 import { type RankFilters, rankCandidates } from './score';
+import { announceModeChange, consumeBudget, quotaFields, readQuotaState } from '../quota/usage';
+
+/** DEGRADED_RETRIEVE (docs/quotas.md): at most this many memories, and no call to the embeddings endpoint. */
+export const DEGRADED_RETRIEVE_LIMIT = 5;
 
 export interface RetrievalDeps {
   db: Db;
@@ -94,6 +98,7 @@ export const emptyRetrieveResponse = (requestId: string, now: Date): RetrieveRes
   memories_from_hot_tier: 0,
   clarification_question: null,
   quota_mode: 'FULL',
+  budget_remaining_pct: null,
   is_degraded: false,
   is_passthrough: false,
   request_id: requestId,
@@ -161,8 +166,18 @@ export async function retrieveMemories(
   opts: { requestId: string; now?: Date },
 ): Promise<RetrieveResponse> {
   const now = opts.now ?? new Date();
-  const base = emptyRetrieveResponse(opts.requestId, now);
-  const user = await findUserWithDomainSchema(deps.db, auth.tenantId, req.external_user_id);
+  const [user, quota] = await Promise.all([
+    findUserWithDomainSchema(deps.db, auth.tenantId, req.external_user_id),
+    readQuotaState(deps.db, auth.tenantId, now),
+  ]);
+  await announceModeChange(deps.db, quota);
+  // PASSTHROUGH and BLOCKED: the agent is told to answer without memory context; nothing is ranked or counted.
+  if (quota.mode === 'PASSTHROUGH' || quota.mode === 'BLOCKED') {
+    return { ...emptyRetrieveResponse(opts.requestId, now), ...quotaFields(quota), is_passthrough: true };
+  }
+  const degraded = quota.mode === 'DEGRADED_RETRIEVE';
+  const after = await consumeBudget(deps.db, quota, 'retrieve_calls', now);
+  const base: RetrieveResponse = { ...emptyRetrieveResponse(opts.requestId, now), ...quotaFields(after), is_degraded: degraded };
   if (!user) return base;
 
   const [{ set, hit: fromHotTier }, embedded, supportEvents] = await Promise.all([
@@ -170,13 +185,13 @@ export async function retrieveMemories(
       rows: await loadActiveMemories(deps.db, auth.tenantId, user.id, Boolean(deps.embeddings)),
       clarificationQuestion: await openQuestion(deps.db, auth.tenantId, user.id),
     })),
-    embedQuery(deps, req.query),
+    degraded ? { vector: null, degraded: true } : embedQuery(deps, req.query),
     user.domainSchema === 'customer_support' ? loadSupportEvents(deps.db, auth.tenantId, user.id, RETRIEVE_SUPPORT_EVENTS) : null,
   ]);
 
   const { ranked, data, rendered } = rankAndRender(
     set,
-    req,
+    degraded ? { ...req, limit: Math.min(req.limit, DEGRADED_RETRIEVE_LIMIT) } : req,
     {
       categories: req.categories,
       agentId: req.agent_id ?? null,
@@ -204,7 +219,7 @@ export async function retrieveMemories(
     retrieval_id: retrievalId,
     data,
     cached: fromHotTier,
-    is_degraded: embedded.degraded,
+    is_degraded: degraded || embedded.degraded,
     clarification_question: set.clarificationQuestion,
     memories_from_hot_tier: fromHotTier ? data.length : 0,
     system_prompt_addition: rendered.text,

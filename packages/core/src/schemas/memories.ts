@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { externalUserId, jsonObject, memoryCategory, requestMeta } from './common';
 import { findSecrets, looksLikeSecret } from '../ingestion/secrets';
 import { LIMITS } from './limits';
+import { PLAN_IDS } from '../quota/plans';
 
 export const conversationMessage = z
   .object({
@@ -68,6 +69,9 @@ export const addRequest = z
   .meta({ id: 'AddMemoriesRequest' });
 export type AddRequest = z.infer<typeof addRequest>;
 
+export const QUOTA_MODES = ['FULL', 'PASSTHROUGH', 'DEGRADED_RETRIEVE', 'BLOCKED'] as const;
+export type QuotaMode = (typeof QUOTA_MODES)[number];
+
 export const ADD_STATUSES = ['queued', 'passthrough', 'L1', 'L2', 'L3', 'L4', 'blocked'] as const;
 
 export const addResponse = z
@@ -76,9 +80,13 @@ export const addResponse = z
     status: z.enum(ADD_STATUSES),
     blocked_reason: z.string().nullable(),
     nothing_to_extract: z.boolean(),
-    retry_after_seconds: z.number().nullable(),
-    budget_remaining_pct: z.number().nullable(),
-    processing_eta_seconds: z.number().nullable(),
+    retry_after_seconds: z.number().nullable().meta({ description: 'With `L1`: seconds until the write-rate window resets.' }),
+    budget_remaining_pct: z
+      .number()
+      .nullable()
+      .meta({ description: "The tenant's remaining budget of the tightest unit this period, after this call; null on an unlimited plan." }),
+    quota_mode: z.enum(QUOTA_MODES).meta({ description: "The tenant's quota mode after this call (docs/quotas.md)." }),
+    processing_eta_seconds: z.number().nullable().meta({ description: 'With `delayed`: queue depth / measured extraction rate, in seconds; null when no rate is known.' }),
     processing_status: z.enum(['normal', 'delayed']),
     ...requestMeta,
   })
@@ -175,7 +183,6 @@ export const retrieveRequest = z
   .meta({ id: 'RetrieveRequest' });
 export type RetrieveRequest = z.infer<typeof retrieveRequest>;
 
-export const QUOTA_MODES = ['FULL', 'PASSTHROUGH', 'DEGRADED_RETRIEVE', 'BLOCKED'] as const;
 
 export const retrieveResponse = z
   .object({
@@ -186,9 +193,17 @@ export const retrieveResponse = z
     context_token_count: z.number().int().nullable(),
     memories_from_hot_tier: z.number().int(),
     clarification_question: z.string().nullable(),
-    quota_mode: z.enum(QUOTA_MODES),
-    is_degraded: z.boolean(),
-    is_passthrough: z.boolean(),
+    quota_mode: z.enum(QUOTA_MODES).meta({ description: "The tenant's quota mode after this call (docs/quotas.md)." }),
+    budget_remaining_pct: z
+      .number()
+      .nullable()
+      .meta({ description: "The tenant's remaining budget of the tightest unit this period; null on an unlimited plan." }),
+    is_degraded: z
+      .boolean()
+      .meta({ description: 'True when the answer came from the cheaper path: DEGRADED_RETRIEVE, or the embeddings endpoint failed.' }),
+    is_passthrough: z
+      .boolean()
+      .meta({ description: 'True in PASSTHROUGH and BLOCKED: no memories are returned; answer without memory context.' }),
     ...requestMeta,
   })
   .meta({ id: 'RetrieveResponse' });
@@ -235,7 +250,13 @@ export const memoryPage = z
 export const exportQuery = z.object({ external_user_id: externalUserId });
 
 export const createTenantRequest = z
-  .object({ name: z.string().trim().min(1).max(200) })
+  .object({
+    name: z.string().trim().min(1).max(200),
+    plan: z
+      .enum(PLAN_IDS)
+      .optional()
+      .meta({ description: 'The plan (docs/quotas.md); default MEMORY_DEFAULT_PLAN (`unlimited` unless configured).' }),
+  })
   .strict()
   .meta({ id: 'CreateTenantRequest' });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Db, apiKeys, and, eq, isNull, tenants } from '@memory/db';
 import { LRUCache } from 'lru-cache';
 import { generateKey, sha256Hex } from '../crypto';
+import type { PlanId } from '../quota/plans';
 
 export interface CreatedTenant {
   tenant_id: string;
@@ -11,12 +12,12 @@ export interface CreatedTenant {
 }
 
 /** Creates a tenant with its first API key. The key is returned once and only its hash is kept. */
-export async function createTenant(db: Db, name: string): Promise<CreatedTenant> {
+export async function createTenant(db: Db, name: string, opts: { plan?: PlanId } = {}): Promise<CreatedTenant> {
   const tenantId = randomUUID();
   const keyId = randomUUID();
   const key = generateKey('tenant');
   await db.transaction(async (tx) => {
-    await tx.insert(tenants).values({ id: tenantId, name });
+    await tx.insert(tenants).values({ id: tenantId, name, ...(opts.plan && { plan: opts.plan }) });
     await tx.insert(apiKeys).values({
       id: keyId,
       tenantId,

@@ -15,6 +15,7 @@ const NAV = [
   { href: '/console/students', label: 'Students' },
   { href: '/console/customers', label: 'Customers' },
   { href: '/console/support', label: 'Support' },
+  { href: '/console/usage', label: 'Usage' },
   { href: '/console/settings', label: 'Settings' },
 ];
 

@@ -12,7 +12,7 @@ export const POST = route(async (ctx) => {
   });
   const idempotencyKey = readIdempotencyKey(ctx.req);
   const outcome = await addMemories(
-    { db: ctx.rt.db, config: ctx.rt.config, queue: ctx.rt.queue },
+    { db: ctx.rt.db, config: ctx.rt.config, queue: ctx.rt.queue, quota: ctx.rt.quota },
     auth,
     body,
     { idempotencyKey, requestId: ctx.requestId },

@@ -1,15 +1,16 @@
-import { recordRetrievalFeedback, retrievalFeedbackRequest } from '@memory/core';
-import { idempotentJson, readIdempotencyKey, readJson, requireTenant, route } from '@/lib/http';
+import { enforceWriteRate, recordRetrievalFeedback, retrievalFeedbackRequest } from '@memory/core';
+import { idempotentJson, rateLimited, readIdempotencyKey, readJson, requireTenant, route } from '@/lib/http';
 
 export const POST = route(async (ctx) => {
   const auth = await requireTenant(ctx);
   const body = await readJson(ctx.req, retrievalFeedbackRequest);
   const idempotencyKey = readIdempotencyKey(ctx.req);
+  const rate = await enforceWriteRate(ctx.rt.db, ctx.rt.quota, auth, null);
   const outcome = await recordRetrievalFeedback(
     { db: ctx.rt.db, config: ctx.rt.config, queue: ctx.rt.queue, activity: ctx.rt.retrieval.activity },
     auth,
     body,
     { idempotencyKey, requestId: ctx.requestId },
   );
-  return idempotentJson(outcome);
+  return rateLimited(idempotentJson(outcome), rate);
 });

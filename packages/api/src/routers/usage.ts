@@ -1,0 +1,7 @@
+/** The tenant's plan and usage in the console (docs/quotas.md): the same report as GET /v1/tenant/usage. */
+import { getUsageReport } from '@memory/core/quota/usage';
+import { adminProcedure, router } from '../trpc';
+
+export const usageRouter = router({
+  get: adminProcedure.query(({ ctx }) => getUsageReport(ctx.db, ctx.admin.tenantId, new Date(), ctx.rateLimitDefaults)),
+});

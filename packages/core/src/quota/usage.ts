@@ -1,0 +1,193 @@
+/**
+ * The tenant's plan and its consumption in the database (docs/quotas.md). Counters are atomic upserts on
+ * `tenant_usage` (per period) and `tenant_usage_daily` (per UTC day, for the console chart), so every server
+ * process agrees; the mode is computed from them on every add and retrieve, never cached.
+ */
+import { type Db, rows, sql } from '@memory/db';
+import { recordAudit } from '../console/audit';
+import { Errors } from '../errors';
+import type { QuotaMode } from '../schemas/memories';
+import { onQuotaModeChanged } from './events';
+import {
+  BUDGET_UNITS,
+  type BudgetUnit,
+  type EffectivePlan,
+  type PlanId,
+  type PlanOverrides,
+  QUOTA_THRESHOLDS,
+  type RateLimitDefaults,
+  type Usage,
+  budgetRemainingPct,
+  currentPeriod,
+  effectivePlan,
+  quotaModeFor,
+} from './plans';
+
+export interface QuotaState {
+  tenantId: string;
+  plan: EffectivePlan;
+  overrides: PlanOverrides;
+  period: { start: Date; end: Date };
+  usage: Usage;
+  remainingPct: number | null;
+  mode: QuotaMode;
+  /** The mode last recorded on the tenant; differs from `mode` when a transition has not been announced yet. */
+  recordedMode: QuotaMode;
+}
+
+const ZERO: Usage = { add_calls: 0, retrieve_calls: 0 };
+
+function withUsage(state: Omit<QuotaState, 'remainingPct' | 'mode'>, usage: Usage): QuotaState {
+  const remainingPct = budgetRemainingPct(state.plan.budgets, usage);
+  return { ...state, usage, remainingPct, mode: quotaModeFor(remainingPct) };
+}
+
+/** One query: the tenant's plan and its latest usage row (zero when that row belongs to an earlier period). */
+export async function readQuotaState(db: Db, tenantId: string, now: Date, env: RateLimitDefaults = {}): Promise<QuotaState> {
+  const [r] = await rows<{
+    plan: string;
+    plan_anchor: string | Date;
+    plan_overrides: PlanOverrides | null;
+    quota_mode: QuotaMode;
+    period_start: string | Date | null;
+    add_calls: number | null;
+    retrieve_calls: number | null;
+  }>(
+    db,
+    sql`SELECT t.plan, t.plan_anchor, t.plan_overrides, t.quota_mode, u.period_start, u.add_calls, u.retrieve_calls
+        FROM tenants t
+        LEFT JOIN LATERAL (
+          SELECT period_start, add_calls, retrieve_calls FROM tenant_usage
+          WHERE tenant_id = t.id ORDER BY period_start DESC LIMIT 1
+        ) u ON true
+        WHERE t.id = ${tenantId}`,
+  );
+  if (!r) throw Errors.notFound('The tenant');
+  const overrides = r.plan_overrides ?? {};
+  const period = currentPeriod(new Date(r.plan_anchor), now);
+  const current = r.period_start !== null && new Date(r.period_start).getTime() === period.start.getTime();
+  const usage = current ? { add_calls: Number(r.add_calls), retrieve_calls: Number(r.retrieve_calls) } : ZERO;
+  return withUsage(
+    { tenantId, plan: effectivePlan(r.plan, overrides, env), overrides, period, usage, recordedMode: r.quota_mode },
+    usage,
+  );
+}
+
+const utcDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/** Counts `n` of `unit` into the current period and day; returns the state after it (transition announced). */
+export async function consumeBudget(db: Db, state: QuotaState, unit: BudgetUnit, now: Date, n = 1): Promise<QuotaState> {
+  const add = unit === 'add_calls' ? n : 0;
+  const retrieve = unit === 'retrieve_calls' ? n : 0;
+  const [r] = await rows<{ add_calls: number; retrieve_calls: number }>(
+    db,
+    sql`WITH daily AS (
+          INSERT INTO tenant_usage_daily AS d (tenant_id, day, add_calls, retrieve_calls)
+          VALUES (${state.tenantId}, ${utcDay(now)}, ${add}, ${retrieve})
+          ON CONFLICT (tenant_id, day) DO UPDATE SET
+            add_calls = d.add_calls + excluded.add_calls, retrieve_calls = d.retrieve_calls + excluded.retrieve_calls
+        )
+        INSERT INTO tenant_usage AS u (tenant_id, period_start, add_calls, retrieve_calls, updated_at)
+        VALUES (${state.tenantId}, ${state.period.start.toISOString()}::timestamptz, ${add}, ${retrieve}, ${now.toISOString()}::timestamptz)
+        ON CONFLICT (tenant_id, period_start) DO UPDATE SET
+          add_calls = u.add_calls + excluded.add_calls,
+          retrieve_calls = u.retrieve_calls + excluded.retrieve_calls,
+          updated_at = excluded.updated_at
+        RETURNING add_calls, retrieve_calls`,
+  );
+  const after = withUsage(state, { add_calls: Number(r.add_calls), retrieve_calls: Number(r.retrieve_calls) });
+  await announceModeChange(db, after);
+  return after;
+}
+
+/**
+ * Records a mode that differs from the tenant's recorded one. The conditional update lets exactly one request
+ * (in any process) win the transition and announce it.
+ */
+export async function announceModeChange(db: Db, state: QuotaState, actor?: string): Promise<void> {
+  if (state.mode === state.recordedMode) return;
+  const won = await rows(
+    db,
+    sql`UPDATE tenants SET quota_mode = ${state.mode} WHERE id = ${state.tenantId} AND quota_mode = ${state.recordedMode} RETURNING id`,
+  );
+  if (won.length === 0) return;
+  await onQuotaModeChanged(
+    db,
+    state.tenantId,
+    { from: state.recordedMode, to: state.mode, budget_remaining_pct: state.remainingPct },
+    actor,
+  );
+}
+
+/** The quota fields every add and retrieve response carries. */
+export const quotaFields = (s: QuotaState) => ({ quota_mode: s.mode, budget_remaining_pct: s.remainingPct });
+
+export interface UsageReport {
+  tenant_id: string;
+  plan: { id: PlanId; name: string; overrides: PlanOverrides };
+  period: { start: string; end: string };
+  budgets: Record<BudgetUnit, number | null>;
+  usage: Usage;
+  budget_remaining_pct: number | null;
+  quota_mode: QuotaMode;
+  thresholds: typeof QUOTA_THRESHOLDS;
+  rate_limits: EffectivePlan['rate_limits'] & { window_seconds: number };
+  daily: { day: string; add_calls: number; retrieve_calls: number }[];
+}
+
+/** GET /v1/tenant/usage, the console's Usage page and the plan commands: the plan, the period and its consumption. */
+export async function getUsageReport(db: Db, tenantId: string, now: Date, env: RateLimitDefaults = {}): Promise<UsageReport> {
+  const state = await readQuotaState(db, tenantId, now, env);
+  await announceModeChange(db, state);
+  const daily = await rows<{ day: string; add_calls: number; retrieve_calls: number }>(
+    db,
+    sql`SELECT day, add_calls, retrieve_calls FROM tenant_usage_daily
+        WHERE tenant_id = ${tenantId} AND day >= ${utcDay(state.period.start)} AND day <= ${utcDay(now)}
+        ORDER BY day`,
+  );
+  return {
+    tenant_id: tenantId,
+    plan: { id: state.plan.id, name: state.plan.name, overrides: state.overrides },
+    period: { start: state.period.start.toISOString(), end: state.period.end.toISOString() },
+    budgets: state.plan.budgets,
+    usage: state.usage,
+    budget_remaining_pct: state.remainingPct,
+    quota_mode: state.mode,
+    thresholds: QUOTA_THRESHOLDS,
+    rate_limits: { ...state.plan.rate_limits, window_seconds: 60 },
+    daily: daily.map((d) => ({ day: d.day, add_calls: Number(d.add_calls), retrieve_calls: Number(d.retrieve_calls) })),
+  };
+}
+
+/**
+ * Sets a tenant's plan (CLI, admin API). A new plan starts a new period now, so its budget is whole again and the
+ * mode is recomputed (and a transition announced) at once. Overrides replace the previous ones entirely.
+ */
+export async function setTenantPlan(
+  db: Db,
+  tenantId: string,
+  change: { plan: PlanId; overrides?: PlanOverrides },
+  opts: { actor: string; now?: Date; env?: RateLimitDefaults },
+): Promise<UsageReport> {
+  const now = opts.now ?? new Date();
+  const overrides = change.overrides ?? {};
+  const updated = await rows(
+    db,
+    sql`UPDATE tenants SET plan = ${change.plan}, plan_anchor = ${now.toISOString()}::timestamptz,
+          plan_overrides = ${JSON.stringify(overrides)}::jsonb
+        WHERE id = ${tenantId} RETURNING id`,
+  );
+  if (updated.length === 0) throw Errors.notFound('The tenant');
+  await recordAudit(db, {
+    tenantId,
+    actor: opts.actor,
+    action: 'tenant.plan_changed',
+    targetType: 'tenant',
+    targetId: tenantId,
+    details: { plan: change.plan, overrides: JSON.stringify(overrides) },
+  });
+  const state = await readQuotaState(db, tenantId, now, opts.env);
+  await announceModeChange(db, state, opts.actor);
+  return getUsageReport(db, tenantId, now, opts.env);
+}
+
