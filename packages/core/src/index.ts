@@ -74,3 +74,4 @@ export * from './webhooks/outbox';
 export * from './webhooks/endpoints';
 export * from './webhooks/deliveries';
 export * from './webhooks/send';
+export * from './webhooks/memory-events';

@@ -20,13 +20,25 @@ export function recordWebhookEvent(db: Db, tenantId: string, type: WebhookEventT
 }
 
 /** Records several events of one tenant; returns the number of deliveries created. */
-export async function recordWebhookEvents(db: Db, tenantId: string, events: readonly WebhookEventInput[]): Promise<number> {
-  if (events.length === 0) return 0;
+export function recordWebhookEvents(db: Db, tenantId: string, events: readonly WebhookEventInput[]): Promise<number> {
+  return recordWebhookEventsWith(db, tenantId, async () => events);
+}
+
+/**
+ * Like recordWebhookEvents, but builds the events only when the tenant has an enabled endpoint, so callers on
+ * hot paths (the extraction job) pay for look-ups such as external user ids only when someone listens.
+ */
+export async function recordWebhookEventsWith(
+  db: Db,
+  tenantId: string,
+  build: () => Promise<readonly WebhookEventInput[]>,
+): Promise<number> {
   const endpoints = await rows<{ id: string; event_types: string[] }>(
     db,
     sql`SELECT id, event_types FROM webhook_endpoints WHERE tenant_id = ${tenantId} AND status = 'enabled'`,
   );
   if (endpoints.length === 0) return 0;
+  const events = await build();
   let deliveries = 0;
   const timestamp = new Date().toISOString();
   for (const e of events) {
