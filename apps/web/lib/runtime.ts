@@ -30,6 +30,8 @@ import {
   InngestQueue,
   type JobDeps,
   LifecycleScheduler,
+  WebhookDispatcher,
+  type WebhookDeps,
   createInngestClient,
 } from '@memory/jobs';
 
@@ -43,6 +45,8 @@ export interface Runtime {
   inngest: InngestClient;
   jobDeps: JobDeps;
   retrieval: RetrievalDeps;
+  /** Webhook delivery (docs/webhooks.md): the settings and database both modes use. */
+  webhookDeps: WebhookDeps;
 }
 
 const holder = globalThis as unknown as { __memoryRuntime?: Promise<Runtime> };
@@ -75,6 +79,8 @@ async function boot(): Promise<Runtime> {
   let runner: EmbeddedRunner | null = null;
   let scheduler: EmbeddedScheduler | null = null;
   let lifecycle: LifecycleScheduler | null = null;
+  let webhooks: WebhookDispatcher | null = null;
+  const webhookDeps: WebhookDeps = { db: database.db, settings: config.webhooks, log };
   let queue: JobQueue;
   if (config.jobs.mode === 'embedded') {
     runner = new EmbeddedRunner(
@@ -90,6 +96,9 @@ async function boot(): Promise<Runtime> {
       // Memory lifecycle (docs/lifecycle.md): decay, access boost, archiving; the hourly cron in Inngest mode.
       lifecycle = new LifecycleScheduler({ db: database.db }, { intervalMinutes: config.lifecycleIntervalMinutes }, log);
       lifecycle.start();
+      // Webhook deliveries (docs/webhooks.md): in Inngest mode the relay cron and the delivery function do it.
+      webhooks = new WebhookDispatcher(webhookDeps, { pollMs: config.jobs.pollMs });
+      webhooks.start();
     }
     queue = new EmbeddedQueue(runner);
   } else {
@@ -102,6 +111,7 @@ async function boot(): Promise<Runtime> {
   const shutdown = async () => {
     await scheduler?.stop();
     await lifecycle?.stop();
+    await webhooks?.stop();
     await runner?.stop();
     await retrieval.activity.flush();
     await database.close();
@@ -111,6 +121,9 @@ async function boot(): Promise<Runtime> {
     process.once(signal, () => {
       void shutdown().finally(() => process.exit(0));
     });
+  }
+  if (config.webhooks.secretKeyIsDefault && config.database.kind === 'postgres') {
+    log.warn('MEMORY_WEBHOOK_SECRET_KEY is unset: webhook signing secrets are encrypted with the public development key (docs/webhooks.md)');
   }
   log.info(
     {
@@ -123,5 +136,5 @@ async function boot(): Promise<Runtime> {
     },
     'memory service ready',
   );
-  return { config, database, db: database.db, log, queue, runner, inngest, jobDeps, retrieval };
+  return { config, database, db: database.db, log, queue, runner, inngest, jobDeps, retrieval, webhookDeps };
 }
