@@ -7,6 +7,7 @@ import { passportRouter } from './routers/passport';
 import { reviewsRouter } from './routers/reviews';
 import { apiKeysRouter, writersRouter } from './routers/settings';
 import { sourceEventsRouter } from './routers/source-events';
+import { webhooksRouter } from './routers/webhooks';
 import { router } from './trpc';
 
 export const appRouter = router({
@@ -18,6 +19,7 @@ export const appRouter = router({
   domains: domainsRouter,
   writers: writersRouter,
   apiKeys: apiKeysRouter,
+  webhooks: webhooksRouter,
   /** The consent app (docs/passport.md): its own cookie session, never the console's. */
   passport: passportRouter,
 });

@@ -13,6 +13,7 @@ const NAV = [
   { href: '/console/source-events', label: 'Source events' },
   { href: '/console/memories', label: 'Memories' },
   { href: '/console/students', label: 'Students' },
+  { href: '/console/webhooks', label: 'Webhooks' },
   { href: '/console/settings', label: 'Settings' },
 ];
 
