@@ -2,23 +2,13 @@
  * Signed webhooks end to end (docs/webhooks.md) on both engines, against a real receiver on 127.0.0.1 (the test
  * servers run with MEMORY_WEBHOOKS_ALLOW_PRIVATE=true and retries one second apart).
  */
+import { WEBHOOK_EVENT_TYPES } from '@memory/core/webhooks/catalogue';
 import { WebhookVerificationError, verifyWebhook } from '@memory/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Api, servers, tenantApi } from './client';
 import { type ReceivedWebhook, WebhookReceiver } from './webhook-receiver';
 
-const ALL_TYPES = [
-  'job.completed',
-  'job.failed',
-  'memory.created',
-  'memory.updated',
-  'memory.archived',
-  'review.created',
-  'review.resolved',
-  'grant.created',
-  'grant.revoked',
-  'quota.mode_changed',
-];
+const ALL_TYPES = [...WEBHOOK_EVENT_TYPES];
 
 let receiver: WebhookReceiver;
 beforeAll(async () => {
@@ -29,7 +19,7 @@ afterAll(async () => receiver.close());
 let seq = 0;
 const uniquePath = (base: string) => `${base}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
 
-async function register(api: Api, path: string, eventTypes = ALL_TYPES) {
+async function register(api: Api, path: string, eventTypes: string[] = ALL_TYPES) {
   const res = await api.post('/v1/tenant/webhooks', { url: receiver.baseUrl + path, event_types: eventTypes, description: 'tests' });
   expect(res.status).toBe(201);
   expect(res.body.data.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
