@@ -30,6 +30,7 @@ import {
   InngestQueue,
   type JobDeps,
   LifecycleScheduler,
+  WEBHOOK_POLL_MS,
   WebhookDispatcher,
   type WebhookDeps,
   createInngestClient,
@@ -97,7 +98,8 @@ async function boot(): Promise<Runtime> {
       lifecycle = new LifecycleScheduler({ db: database.db }, { intervalMinutes: config.lifecycleIntervalMinutes }, log);
       lifecycle.start();
       // Webhook deliveries (docs/webhooks.md): in Inngest mode the relay cron and the delivery function do it.
-      webhooks = new WebhookDispatcher(webhookDeps, { pollMs: config.jobs.pollMs });
+      // Its own, slower poll: a second of latency is nothing for a webhook, and PGlite has one connection to share.
+      webhooks = new WebhookDispatcher(webhookDeps, { pollMs: Math.max(config.jobs.pollMs, WEBHOOK_POLL_MS) });
       webhooks.start();
     }
     queue = new EmbeddedQueue(runner);

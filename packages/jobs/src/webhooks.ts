@@ -23,6 +23,8 @@ import type { InngestClient } from './inngest';
 export const WEBHOOK_DELIVERY_REQUESTED = 'memory/webhook.delivery.requested';
 export const WEBHOOK_DELIVERY_FUNCTION_ID = 'memory-webhook-delivery';
 export const WEBHOOK_RELAY_FUNCTION_ID = 'memory-webhook-relay';
+/** How often the embedded dispatcher looks for due deliveries (at least; MEMORY_JOB_POLL_MS when that is longer). */
+export const WEBHOOK_POLL_MS = 1000;
 /** Deliveries handed to Inngest per relay run. */
 const RELAY_BATCH = 500;
 
