@@ -29,6 +29,12 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/v1/health`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { MEMORY_DATA_DIR: dataDir, MEMORY_LOG_LEVEL: 'warn', MEMORY_ADMIN_TOKEN: 'e2e-admin-token-0123456789' },
+    env: {
+      MEMORY_DATA_DIR: dataDir,
+      MEMORY_LOG_LEVEL: 'warn',
+      MEMORY_ADMIN_TOKEN: 'e2e-admin-token-0123456789',
+      // console-webhooks.spec.ts delivers to a receiver on 127.0.0.1 (docs/webhooks.md)
+      MEMORY_WEBHOOKS_ALLOW_PRIVATE: 'true',
+    },
   },
 });

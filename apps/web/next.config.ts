@@ -2,7 +2,7 @@ import type { NextConfig } from 'next';
 
 const config: NextConfig = {
   // Workspace packages ship TypeScript sources; Next compiles them with the app.
-  transpilePackages: ['@memory/api', '@memory/core', '@memory/db', '@memory/jobs'],
+  transpilePackages: ['@memory/api', '@memory/core', '@memory/db', '@memory/jobs', '@memory/sdk'],
   // PGlite loads its WASM and data files from its own package directory at run time.
   serverExternalPackages: ['@electric-sql/pglite', 'postgres', 'pino', 'inngest', 'compromise', 'gpt-tokenizer', 'nodemailer'],
   poweredByHeader: false,

@@ -53,6 +53,10 @@ export async function startServer(
     MEMORY_LOG_LEVEL: 'warn',
     // the tests read sign-in codes from the development mailbox on PostgreSQL too
     MEMORY_DEV_MAILBOX: 'on',
+    // webhooks.test.ts delivers to a receiver on 127.0.0.1, with retries one second apart (docs/webhooks.md)
+    MEMORY_WEBHOOKS_ALLOW_PRIVATE: 'true',
+    MEMORY_WEBHOOK_RETRY_SCHEDULE: '1,1,1',
+    MEMORY_WEBHOOK_TIMEOUT_MS: '5000',
     NODE_ENV: 'production',
     ...extraEnv,
   };

@@ -35,6 +35,16 @@ import {
   resolvedPassportQuestion,
   planChangeRequest,
   usageReport,
+  WEBHOOK_DELIVERIES_LIMIT_MAX,
+  WEBHOOK_EVENT_DESCRIPTIONS,
+  WEBHOOK_EVENT_TYPES,
+  createWebhookEndpointRequest,
+  listWebhookDeliveriesQuery,
+  updateWebhookEndpointRequest,
+  webhookDeliveryPage,
+  webhookDeliveryView,
+  webhookEndpointView,
+  webhookEndpointWithSecret,
 } from '@memory/core';
 import {
   PAYLOAD_RETENTION_DAYS_MAX,
@@ -425,6 +435,7 @@ function buildPaths() {
         },
       },
     },
+    ...webhookPaths(),
     '/v1/tenant/settings': {
       get: {
         operationId: 'getTenantSettings',
@@ -847,6 +858,97 @@ function passportPaths() {
           '404': problem('No such question of this passport.'),
           '409': problem('`conflict`: the question has already been answered.'),
           '422': problem('`validation_failed`: `keep_memory_id` is missing or is not one of the options.'),
+        },
+      },
+    },
+  };
+}
+
+const endpointIdParam = { name: 'endpoint_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
+const webhookNotFound = problem('No such endpoint (or delivery) for this tenant; another tenant’s is 404 too.');
+
+/** The tenant's webhook endpoints and delivery log (docs/webhooks.md). */
+function webhookPaths() {
+  const catalogue = WEBHOOK_EVENT_TYPES.map((t) => `\`${t}\`: ${WEBHOOK_EVENT_DESCRIPTIONS[t]}`).join(' ');
+  return {
+    '/v1/tenant/webhooks': {
+      post: {
+        operationId: 'createWebhookEndpoint',
+        summary: 'Register a webhook endpoint for chosen event types; the signing secret is shown once',
+        description:
+          'Deliveries follow Standard Webhooks: headers `webhook-id`, `webhook-timestamp`, `webhook-signature` ' +
+          '(`v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the `whsec_` secret). Verify with `verifyWebhook` from `@memory/sdk`. ' +
+          'Without MEMORY_WEBHOOKS_ALLOW_PRIVATE the URL must be https:// and must not point to a private, loopback or link-local address. ' +
+          `Event types: ${catalogue}`,
+        requestBody: { required: true, content: { 'application/json': { schema: schema(createWebhookEndpointRequest, 'input') } } },
+        responses: {
+          '201': ok(envelope(webhookEndpointWithSecret), 'Created'),
+          ...tenantErrors,
+          '409': problem('`conflict`: the tenant has the maximum number of endpoints.'),
+        },
+      },
+      get: {
+        operationId: 'listWebhookEndpoints',
+        summary: 'List the tenant’s webhook endpoints (never the secrets)',
+        responses: { '200': ok(envelope(z.array(webhookEndpointView))), '401': tenantErrors['401'] },
+      },
+    },
+    '/v1/tenant/webhooks/{endpoint_id}': {
+      get: {
+        operationId: 'getWebhookEndpoint',
+        summary: 'One webhook endpoint',
+        parameters: [endpointIdParam],
+        responses: { '200': ok(envelope(webhookEndpointView)), '401': tenantErrors['401'], '404': webhookNotFound },
+      },
+      patch: {
+        operationId: 'updateWebhookEndpoint',
+        summary: 'Change the URL, description or event types; `enabled` disables or re-enables the endpoint',
+        description: 'Re-enabling clears the failure count. Deliveries that came due while the endpoint was disabled are not sent; resend them.',
+        parameters: [endpointIdParam],
+        requestBody: { required: true, content: { 'application/json': { schema: schema(updateWebhookEndpointRequest, 'input') } } },
+        responses: { '200': ok(envelope(webhookEndpointView)), ...tenantErrors, '404': webhookNotFound },
+      },
+      delete: {
+        operationId: 'deleteWebhookEndpoint',
+        summary: 'Delete the endpoint and its delivery log',
+        parameters: [endpointIdParam],
+        responses: {
+          '200': ok(envelope(z.object({ id: z.string().uuid(), deleted: z.literal(true) }))),
+          '401': tenantErrors['401'],
+          '404': webhookNotFound,
+        },
+      },
+    },
+    '/v1/tenant/webhooks/{endpoint_id}/rotate-secret': {
+      post: {
+        operationId: 'rotateWebhookSecret',
+        summary: 'Replace the signing secret; the new one is shown once, the old one keeps signing during the overlap window',
+        description:
+          'For MEMORY_WEBHOOK_ROTATION_OVERLAP_HOURS (default 24) every delivery carries two signatures, ' +
+          'one per secret (`previous_secret_expires_at` says until when).',
+        parameters: [endpointIdParam],
+        responses: { '200': ok(envelope(webhookEndpointWithSecret)), '401': tenantErrors['401'], '404': webhookNotFound },
+      },
+    },
+    '/v1/tenant/webhooks/{endpoint_id}/deliveries': {
+      get: {
+        operationId: 'listWebhookDeliveries',
+        summary: 'The endpoint’s delivery log, newest first: status, attempts, response codes, payload',
+        description: `\`limit\` 1–${WEBHOOK_DELIVERIES_LIMIT_MAX} (default 20); pass \`next_cursor\` back as \`cursor\` for the next page.`,
+        parameters: [endpointIdParam, ...queryParams(listWebhookDeliveriesQuery)],
+        responses: { '200': ok(envelope(webhookDeliveryPage)), ...tenantErrors, '404': webhookNotFound },
+      },
+    },
+    '/v1/tenant/webhooks/{endpoint_id}/deliveries/{delivery_id}/resend': {
+      post: {
+        operationId: 'resendWebhookDelivery',
+        summary: 'Send a delivery’s event again, as a new delivery with the same `webhook-id`',
+        parameters: [endpointIdParam, { name: 'delivery_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+        responses: {
+          '202': ok(envelope(webhookDeliveryView), 'Accepted: the new delivery, pending'),
+          '401': tenantErrors['401'],
+          '404': webhookNotFound,
+          '409': problem('`conflict`: the endpoint is disabled; enable it first.'),
         },
       },
     },

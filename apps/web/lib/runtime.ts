@@ -32,6 +32,9 @@ import {
   InngestQueue,
   type JobDeps,
   LifecycleScheduler,
+  WEBHOOK_POLL_MS,
+  WebhookDispatcher,
+  type WebhookDeps,
   createInngestClient,
 } from '@memory/jobs';
 
@@ -47,6 +50,8 @@ export interface Runtime {
   retrieval: RetrievalDeps;
   /** Plans, write-rate limits and backlog health (docs/quotas.md). */
   quota: QuotaDeps;
+  /** Webhook delivery (docs/webhooks.md): the settings and database both modes use. */
+  webhookDeps: WebhookDeps;
 }
 
 const holder = globalThis as unknown as { __memoryRuntime?: Promise<Runtime> };
@@ -79,6 +84,8 @@ async function boot(): Promise<Runtime> {
   let runner: EmbeddedRunner | null = null;
   let scheduler: EmbeddedScheduler | null = null;
   let lifecycle: LifecycleScheduler | null = null;
+  let webhooks: WebhookDispatcher | null = null;
+  const webhookDeps: WebhookDeps = { db: database.db, settings: config.webhooks, log };
   let queue: JobQueue;
   if (config.jobs.mode === 'embedded') {
     runner = new EmbeddedRunner(
@@ -94,6 +101,10 @@ async function boot(): Promise<Runtime> {
       // Memory lifecycle (docs/lifecycle.md): decay, access boost, archiving; the hourly cron in Inngest mode.
       lifecycle = new LifecycleScheduler({ db: database.db }, { intervalMinutes: config.lifecycleIntervalMinutes }, log);
       lifecycle.start();
+      // Webhook deliveries (docs/webhooks.md): in Inngest mode the relay cron and the delivery function do it.
+      // Its own, slower poll: a second of latency is nothing for a webhook, and PGlite has one connection to share.
+      webhooks = new WebhookDispatcher(webhookDeps, { pollMs: Math.max(config.jobs.pollMs, WEBHOOK_POLL_MS) });
+      webhooks.start();
     }
     queue = new EmbeddedQueue(runner);
   } else {
@@ -107,6 +118,7 @@ async function boot(): Promise<Runtime> {
   const shutdown = async () => {
     await scheduler?.stop();
     await lifecycle?.stop();
+    await webhooks?.stop();
     await runner?.stop();
     await retrieval.activity.flush();
     await quota.close();
@@ -117,6 +129,9 @@ async function boot(): Promise<Runtime> {
     process.once(signal, () => {
       void shutdown().finally(() => process.exit(0));
     });
+  }
+  if (config.webhooks.secretKeyIsDefault && config.database.kind === 'postgres') {
+    log.warn('MEMORY_WEBHOOK_SECRET_KEY is unset: webhook signing secrets are encrypted with the public development key (docs/webhooks.md)');
   }
   log.info(
     {
@@ -130,5 +145,5 @@ async function boot(): Promise<Runtime> {
     },
     'memory service ready',
   );
-  return { config, database, db: database.db, log, queue, runner, inngest, jobDeps, retrieval, quota };
+  return { config, database, db: database.db, log, queue, runner, inngest, jobDeps, retrieval, quota, webhookDeps };
 }

@@ -8,6 +8,7 @@ import { reviewsRouter } from './routers/reviews';
 import { apiKeysRouter, writersRouter } from './routers/settings';
 import { sourceEventsRouter } from './routers/source-events';
 import { usageRouter } from './routers/usage';
+import { webhooksRouter } from './routers/webhooks';
 import { router } from './trpc';
 
 export const appRouter = router({
@@ -20,6 +21,7 @@ export const appRouter = router({
   usage: usageRouter,
   writers: writersRouter,
   apiKeys: apiKeysRouter,
+  webhooks: webhooksRouter,
   /** The consent app (docs/passport.md): its own cookie session, never the console's. */
   passport: passportRouter,
 });

@@ -3,7 +3,7 @@
  * cookie), one error model (domain ApiErrors become TRPCErrors with the same HTTP status and `code`), the
  * same-origin check on every call, and the session + CSRF checks on every procedure but sign-in.
  */
-import { type ApiError, type Logger, constantTimeEqual, isApiError } from '@memory/core';
+import { type ApiError, type Logger, type WebhookSettings, constantTimeEqual, isApiError } from '@memory/core';
 import type { Mailer } from '@memory/core/console/mailer';
 import { type AdminSession, resolveAdminSession } from '@memory/core/console/sessions';
 import { clientIp, isSameOrigin, readSessionCookie } from '@memory/core/console/rules';
@@ -19,6 +19,8 @@ export interface ApiDeps {
   mailer: Mailer;
   /** MEMORY_RATE_LIMIT_* (docs/quotas.md), shown with the plan's write rates. */
   rateLimitDefaults?: RateLimitDefaults;
+  /** Webhook settings (allowed addresses, secret key, retry schedule) for the Webhooks page. */
+  webhooks: WebhookSettings;
 }
 
 export interface Context extends ApiDeps {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { OpenAICompatibleEndpoint } from './llm/openai-compatible';
 import { PLAN_IDS, type PlanId, type RateLimitDefaults } from './quota/plans';
+import { DEFAULT_WEBHOOK_RETRY_SCHEDULE } from './webhooks/retry';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'])
@@ -92,6 +93,18 @@ const envSchema = z.object({
   MEMORY_BACKLOG_RATE_WINDOW_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
   /** How long one backlog sample is reused by a process before the job table is counted again. */
   MEMORY_BACKLOG_SAMPLE_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
+  /** Webhooks (docs/webhooks.md): deliver to private, loopback and link-local addresses too (tests, local setups). */
+  MEMORY_WEBHOOKS_ALLOW_PRIVATE: bool.default(false),
+  /** The key webhook signing secrets are encrypted with at rest (AES-256-GCM, key = SHA-256 of this value). */
+  MEMORY_WEBHOOK_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Seconds to wait after each failed attempt; its length + 1 is the number of attempts. */
+  MEMORY_WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'must be comma-separated seconds, e.g. 5,300,1800')
+    .default(DEFAULT_WEBHOOK_RETRY_SCHEDULE.join(',')),
+  MEMORY_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+  /** After a secret rotation, hours during which the previous secret still signs alongside the new one. */
+  MEMORY_WEBHOOK_ROTATION_OVERLAP_HOURS: z.coerce.number().min(0).max(24 * 7).default(24),
 });
 
 export interface AppConfig {
@@ -128,7 +141,26 @@ export interface AppConfig {
     redisUrl: string | null;
     backlog: { thresholdSeconds: number; rateWindowSeconds: number; sampleMs: number };
   };
+  /** Webhook delivery (docs/webhooks.md). */
+  webhooks: WebhookSettings;
 }
+
+export interface WebhookSettings {
+  allowPrivate: boolean;
+  /** The at-rest key material; the documented development default when MEMORY_WEBHOOK_SECRET_KEY is unset. */
+  secretKey: string;
+  secretKeyIsDefault: boolean;
+  /** Delays after failed attempts, in seconds (before jitter). */
+  retryScheduleSeconds: number[];
+  timeoutMs: number;
+  rotationOverlapHours: number;
+}
+
+/**
+ * Used when MEMORY_WEBHOOK_SECRET_KEY is unset. It is public (it is in the source), so it only keeps secrets out
+ * of casual sight in a local install; production sets its own key (docs/webhooks.md).
+ */
+export const DEV_WEBHOOK_SECRET_KEY = 'memory-service-development-webhook-secret-key';
 
 export class ConfigError extends Error {}
 
@@ -226,6 +258,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         rateWindowSeconds: e.MEMORY_BACKLOG_RATE_WINDOW_SECONDS,
         sampleMs: e.MEMORY_BACKLOG_SAMPLE_MS,
       },
+    },
+    webhooks: {
+      allowPrivate: e.MEMORY_WEBHOOKS_ALLOW_PRIVATE,
+      secretKey: e.MEMORY_WEBHOOK_SECRET_KEY ?? DEV_WEBHOOK_SECRET_KEY,
+      secretKeyIsDefault: !e.MEMORY_WEBHOOK_SECRET_KEY,
+      retryScheduleSeconds: e.MEMORY_WEBHOOK_RETRY_SCHEDULE.split(',').map(Number),
+      timeoutMs: e.MEMORY_WEBHOOK_TIMEOUT_MS,
+      rotationOverlapHours: e.MEMORY_WEBHOOK_ROTATION_OVERLAP_HOURS,
     },
   };
 }

@@ -8,3 +8,4 @@ export * from './universal';
 export * from './scheduler';
 export * from './retention';
 export * from './lifecycle';
+export * from './webhooks';

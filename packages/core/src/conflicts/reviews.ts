@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { type Db, and, claimRevisions, endUsers, eq, inArray, memories, reviews, rows, sql } from '@memory/db';
 import type { SQL } from '@memory/db';
 import { Errors } from '../errors';
+import { type MemoryChange, ledgerChange, recordMemoryWebhookEvents } from '../webhooks/memory-events';
 import {
   type ClaimRevisionView,
   MEMORY_WITH_SOURCE_COLUMNS,
@@ -142,6 +143,7 @@ export async function resolveReview(
     }
     const other = chosen === r.claimAId ? r.claimBId : r.claimAId;
     const pair = await tx.select().from(memories).where(and(eq(memories.tenantId, tenantId), sql`${memories.id} IN (${chosen}, ${other})`));
+    const changes: MemoryChange[] = [];
     for (const m of pair) {
       const isChosen = m.id === chosen;
       const to = isChosen ? 'active' : 'archived';
@@ -149,7 +151,7 @@ export async function resolveReview(
         .update(memories)
         .set({ status: to, supersededBy: isChosen ? null : chosen, updatedAt: sql`now()` })
         .where(eq(memories.id, m.id));
-      await tx.insert(claimRevisions).values({
+      const entry = {
         id: randomUUID(),
         tenantId,
         userId: r.userId,
@@ -163,7 +165,9 @@ export async function resolveReview(
         jobId: m.jobId,
         content: m.content,
         details: { review_id: r.id, ...(input.note ? { note: input.note } : {}) },
-      });
+      };
+      await tx.insert(claimRevisions).values(entry);
+      changes.push(ledgerChange(entry));
     }
     await tx
       .update(reviews)
@@ -173,6 +177,19 @@ export async function resolveReview(
       .update(endUsers)
       .set({ memoryVersion: sql`${endUsers.memoryVersion} + 1` })
       .where(eq(endUsers.id, r.userId));
+    await recordMemoryWebhookEvents(tx, tenantId, changes, (ids) => [
+      {
+        type: 'review.resolved',
+        data: {
+          review_id: r.id,
+          subject: r.subject,
+          external_user_id: ids.get(r.userId) ?? null,
+          chosen_memory_id: chosen,
+          archived_memory_id: other,
+          resolved_by: input.resolved_by,
+        },
+      },
+    ], [r.userId]);
   });
   const view = await getReview(db, tenantId, reviewId);
   if (!view) throw Errors.notFound(`Review ${reviewId}`);

@@ -19,6 +19,7 @@ import { type LedgerSubject, ledgerRow } from '../memories/ledger';
 import { analyze } from '../retrieval/text';
 import { bumpMemoryVersion } from '../users';
 import { type ExtractionInputSnapshot, PermanentJobError, loadExtractionInput } from './extraction-pipeline';
+import { type MemoryChange, jobEvent, ledgerChange, recordMemoryWebhookEvents } from '../webhooks/memory-events';
 import { completeJob } from './repository';
 
 export interface CorrectionSummary {
@@ -84,7 +85,7 @@ export async function storeCorrectionResult(db: Db, jobId: string, result: Extra
     if (isFinished(job)) return summaryOf(job);
     const ctx = correctionContext(job);
     const [event] = await tx.select().from(sourceEvents).where(eq(sourceEvents.id, job.sourceEventId));
-    const store: CorrectionStore = { tx, job, ctx, observedAt: event?.observedAt ?? new Date(), agentId: event?.agentId ?? null };
+    const store: CorrectionStore = { tx, job, ctx, observedAt: event?.observedAt ?? new Date(), agentId: event?.agentId ?? null, changes: [] };
 
     let created = 0;
     let reinforced = 0;
@@ -114,6 +115,9 @@ export async function storeCorrectionResult(db: Db, jobId: string, result: Extra
         nothing_to_extract: result.memories.length === 0,
       },
     });
+    await recordMemoryWebhookEvents(tx, job.tenantId, store.changes, (ids) => [
+      jobEvent(job, { status, memories_created: created, memories_reinforced: reinforced }, ids),
+    ], [job.userId]);
     return { status, memories_created: created, memories_reinforced: reinforced, memories_superseded: superseded.length };
   });
 }
@@ -124,6 +128,14 @@ interface CorrectionStore {
   ctx: CorrectionContext;
   observedAt: Date;
   agentId: string | null;
+  /** The ledger entries written, for the webhook events recorded with the job's completion. */
+  changes: MemoryChange[];
+}
+
+/** A ledger entry, remembered for the job's webhook events. */
+async function writeLedger(s: CorrectionStore, row: ReturnType<typeof ledgerRow>) {
+  await s.tx.insert(claimRevisions).values(row);
+  s.changes.push(ledgerChange(row));
 }
 
 function claimOf(m: ExtractedMemory): Claim | null {
@@ -145,7 +157,7 @@ async function storeStatement(s: CorrectionStore, m: ExtractedMemory, claim: Cla
     const importance = Math.min(1, Math.max(same.importance, m.importance) + 0.05);
     const confidence = Math.min(1, Math.max(same.confidence, m.confidence));
     await tx.update(memories).set({ importance, confidence, updatedAt: sql`now()` }).where(eq(memories.id, same.id));
-    await tx.insert(claimRevisions).values(
+    await writeLedger(s, 
       ledgerRow(
         same,
         {
@@ -185,7 +197,7 @@ async function storeStatement(s: CorrectionStore, m: ExtractedMemory, claim: Cla
     const [earlier] = await tx.select().from(memories).where(and(eq(memories.jobId, job.id), eq(memories.fingerprint, fingerprint)));
     return { winner: earlier, isNew: true };
   }
-  await tx.insert(claimRevisions).values(
+  await writeLedger(s, 
     ledgerRow(row, {
       action: 'created',
       from: null,
@@ -228,7 +240,7 @@ async function contradicted(s: CorrectionStore, m: ExtractedMemory, claim: Claim
 async function supersede(s: CorrectionStore, wrong: MemoryRow, winner: LedgerSubject, claim: Claim | null) {
   const { tx, job, ctx } = s;
   await tx.update(memories).set({ status: 'inactive', supersededBy: winner.id, updatedAt: sql`now()` }).where(eq(memories.id, wrong.id));
-  await tx.insert(claimRevisions).values(
+  await writeLedger(s, 
     ledgerRow(
       wrong,
       {

@@ -27,6 +27,8 @@ import { type Composition, composeMemories } from '../extraction/compose';
 import type { ExtractedMemory, ExtractionResult } from '../extraction/types';
 import type { ConversationMessage } from '../messages';
 import { memoryFingerprint } from '../memories/fingerprint';
+import { type MemoryChange, jobEvent, recordMemoryWebhookEvents } from '../webhooks/memory-events';
+import type { WebhookEventInput } from '../webhooks/outbox';
 import { completeJob } from './repository';
 
 export class PermanentJobError extends Error {
@@ -114,6 +116,8 @@ export async function storeExtractionResult(
       writerId: event?.writerId ?? null,
       actor: `extractor:${result.metadata.provider}`,
       rules: new Map(),
+      changes: [],
+      reviewsOpened: [],
     };
     let created = 0;
     let reinforced = 0;
@@ -155,6 +159,16 @@ export async function storeExtractionResult(
       // The job's total over all its attempts (runExtraction includes what failed attempts spent); `{}` while no model was called.
       tokenUsage: result.usage ?? job.tokenUsage,
     });
+    await recordMemoryWebhookEvents(
+      tx as unknown as Db,
+      job.tenantId,
+      ctx.changes,
+      (ids) => [
+        ...ctx.reviewsOpened.map((r) => ({ type: 'review.created' as const, data: { ...r, external_user_id: ids.get(job.userId) ?? null } })),
+        jobEvent(job, { status, memories_created: created, memories_reinforced: reinforced }, ids),
+      ],
+      [job.userId],
+    );
     return { status, memories_created: created, memories_reinforced: reinforced };
   });
 }
@@ -173,6 +187,9 @@ interface StoreContext {
   rules: Map<string, Rules | null>;
   /** The user's pending candidates, read once per job when a confident memory first needs them. */
   pending?: { id: string; fingerprint: string; content: string }[];
+  /** Every ledger entry of this run, and the reviews it opened: the webhook events recorded with the job's completion. */
+  changes: MemoryChange[];
+  reviewsOpened: WebhookEventInput['data'][];
 }
 
 async function writerRules(tx: Db, ctx: StoreContext, writerId: string | null): Promise<Rules | null> {
@@ -205,6 +222,7 @@ async function ledger(
     content: memory.content,
     details: entry.details ?? {},
   });
+  ctx.changes.push({ memoryId: memory.id, userId: ctx.job.userId, action: entry.action, from: entry.from, to: entry.to, jobId: ctx.job.id });
 }
 
 async function reinforce(tx: Db, ctx: StoreContext, existing: MemoryRow, m: ExtractedMemory, why: string) {
@@ -438,6 +456,7 @@ async function storeMemory(tx: Db, ctx: StoreContext, m: ExtractedMemory, finger
       claimBId: id,
       question: clarificationQuestion(claim?.subject ?? '', rivalClaim?.display ?? rival.claimValue ?? rival.content, claim?.display ?? m.content),
     });
+    ctx.reviewsOpened.push({ review_id: reviewId, subject: claim?.subject ?? 'unknown', claim_a_id: rival.id, claim_b_id: id, job_id: job.id });
     for (const memory of [rival, { id, content: m.content }]) {
       await ledger(tx, ctx, memory, {
         action: 'review_opened',

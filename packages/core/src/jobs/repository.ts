@@ -8,6 +8,7 @@ import { type Db, type SQL, endUsers, extractionJobs, rows, sql } from '@memory/
 import { and, eq } from '@memory/db';
 import { type TokenUsage, addTokenUsage } from '../llm/openai-compatible';
 import { describeError } from '../logger';
+import { jobEvent, recordMemoryWebhookEvents } from '../webhooks/memory-events';
 import type { ExtractionJobView } from '../schemas/memories';
 
 export type JobRow = typeof extractionJobs.$inferSelect;
@@ -186,8 +187,11 @@ export async function recordFailure(
       : status === 'dead'
         ? `gave up after ${job.attempts} attempts; last error: ${summary}`
         : `cannot be processed: ${summary}`;
-  await db.execute(
-    sql`UPDATE ${sql.identifier(opts.table ?? 'extraction_jobs')} SET
+  const table = opts.table ?? 'extraction_jobs';
+  await endJobWithEvent(
+    db,
+    table,
+    sql`UPDATE ${sql.identifier(table)} SET
           status = ${status}, error = ${summary}, error_summary = ${errorSummary},
           run_after = coalesce(${runAfter?.toISOString() ?? null}::timestamptz, run_after),
           lease_until = NULL, locked_by = NULL, updated_at = now(),
@@ -200,12 +204,43 @@ export async function recordFailure(
 /** Marks a job dead from outside a run (Inngest's onFailure after its own retries). */
 export async function markDead(db: Db, jobId: string, err: unknown, table: JobTable = 'extraction_jobs'): Promise<void> {
   const summary = summariseError(err);
-  await db.execute(
+  await endJobWithEvent(
+    db,
+    table,
     sql`UPDATE ${sql.identifier(table)} SET
           status = 'dead', error = ${summary}, error_summary = ${`gave up after the last retry; last error: ${summary}`},
           lease_until = NULL, updated_at = now(), finished_at = now()
         WHERE id = ${jobId} AND status IN ('queued', 'running')`,
   );
+}
+
+/**
+ * Runs a job row update and, when it ended a tenant job for good (failed or dead), records the `job.failed`
+ * webhook event in the same transaction. Universal jobs belong to passport users, not tenants: no event.
+ */
+async function endJobWithEvent(db: Db, table: JobTable, update: SQL): Promise<void> {
+  if (table !== 'extraction_jobs') {
+    await db.execute(update);
+    return;
+  }
+  await db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    const [ended] = await rows<{
+      id: string;
+      tenant_id: string;
+      user_id: string;
+      kind: string;
+      source_event_id: string;
+      attempts: number;
+      status: string;
+      error_summary: string | null;
+    }>(tx, sql`${update} RETURNING id, tenant_id, user_id, kind, source_event_id, attempts, status, error_summary`);
+    if (!ended || (ended.status !== 'failed' && ended.status !== 'dead')) return;
+    const job = { id: ended.id, kind: ended.kind, userId: ended.user_id, sourceEventId: ended.source_event_id, attempts: ended.attempts };
+    await recordMemoryWebhookEvents(tx, ended.tenant_id, [], (ids) => [
+      jobEvent(job, { status: ended.status, error_summary: ended.error_summary }, ids),
+    ], [ended.user_id]);
+  });
 }
 
 /** Jobs waiting or running, for backlog health. */

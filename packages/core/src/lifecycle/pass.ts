@@ -8,6 +8,7 @@
  */
 import { type Db, and, claimRevisions, eq, memories, rows, sql } from '@memory/db';
 import { ledgerRow } from '../memories/ledger';
+import { ledgerChange, recordMemoryWebhookEvents } from '../webhooks/memory-events';
 import { bumpMemoryVersion } from '../users';
 import { LIFECYCLE, lifecycleStep } from './rules';
 import { writeMemoryScores } from './write';
@@ -112,7 +113,14 @@ async function stepBatch(tx: Db, now: Date, batchSize: number, tenantId: string 
     tx,
     updates.map((u) => ({ ...u, lifecycle_at: at })),
   );
-  if (ledger.length > 0) await tx.insert(claimRevisions).values(ledger);
+  if (ledger.length > 0) {
+    await tx.insert(claimRevisions).values(ledger);
+    // memory.archived events, per tenant, in the batch's transaction.
+    for (const tenantId of new Set(ledger.map((row) => row.tenantId))) {
+      const archived = ledger.filter((row) => row.tenantId === tenantId).map((row) => ledgerChange({ ...row, memoryId: row.memoryId as string }));
+      await recordMemoryWebhookEvents(tx, tenantId, archived);
+    }
+  }
   await bumpMemoryVersion(tx, [...changedUsers]);
   return { stepped: due.length, archived: ledger.length, usersChanged: changedUsers.size };
 }

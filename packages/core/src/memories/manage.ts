@@ -7,6 +7,7 @@ import { decodeCursor, keysetPage } from '../pagination';
 import { toJobView } from '../jobs/repository';
 import type { MemoryRecord } from '../schemas/memories';
 import type { TenantAuth } from '../tenants/tenants';
+import { ledgerChange, recordMemoryWebhookEvents } from '../webhooks/memory-events';
 import { findUser } from '../users';
 import { MEMORY_WITH_SOURCE_COLUMNS, type MemoryWithSourceRow, iso, toClaimRevisionView, toMemoryRecord } from './serialize';
 
@@ -57,7 +58,7 @@ export async function deleteMemory(db: Db, auth: TenantAuth, memoryId: string, a
     if (!m) throw Errors.notFound(`Memory ${memoryId}`);
     if (m.status !== 'archived') {
       await tx.update(memories).set({ status: 'archived', updatedAt: sql`now()` }).where(eq(memories.id, m.id));
-      await tx.insert(claimRevisions).values({
+      const entry = {
         id: randomUUID(),
         tenantId: auth.tenantId,
         userId: m.userId,
@@ -70,7 +71,9 @@ export async function deleteMemory(db: Db, auth: TenantAuth, memoryId: string, a
         sourceEventId: m.sourceEventId,
         jobId: m.jobId,
         content: m.content,
-      });
+      };
+      await tx.insert(claimRevisions).values(entry);
+      await recordMemoryWebhookEvents(tx, auth.tenantId, [ledgerChange(entry)]);
       await tx
         .update(endUsers)
         .set({ memoryVersion: sql`${endUsers.memoryVersion} + 1` })

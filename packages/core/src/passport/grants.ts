@@ -9,6 +9,7 @@ import type { MemoryCategory } from '../categories';
 import { Errors } from '../errors';
 import type { AccessType } from '../schemas/passport';
 import { type GlobalAgentPublic, requireAgent, toPublicAgent } from './agents';
+import { recordWebhookEvent } from '../webhooks/outbox';
 import { recordPassportAudit } from './audit';
 import { externalUserIdHint } from './rules';
 
@@ -34,7 +35,7 @@ export async function upsertGrant(
   input: { agent_id: string; categories: MemoryCategory[]; access_type: AccessType },
 ): Promise<{ id: string; created: boolean }> {
   const [existing] = await db
-    .select({ id: grants.id })
+    .select({ id: grants.id, status: grants.status })
     .from(grants)
     .where(and(eq(grants.passportUserId, passportUserId), eq(grants.agentId, input.agent_id)))
     .limit(1);
@@ -53,7 +54,24 @@ export async function upsertGrant(
     categories: input.categories,
     access_type: input.access_type,
   });
+  if (!existing || existing.status !== 'active') {
+    await recordGrantEvent(db, 'grant.created', input.agent_id, {
+      grant_id: row.id,
+      agent_id: input.agent_id,
+      categories: input.categories,
+      access_type: input.access_type,
+    });
+  }
   return { id: row.id, created };
+}
+
+/**
+ * grant.created / grant.revoked go to the tenant that publishes the agent. The passport user stays anonymous to
+ * the tenant (no email, no passport id): the tenant learns which of its agents gained or lost which access.
+ */
+async function recordGrantEvent(db: Db, type: 'grant.created' | 'grant.revoked', agentId: string, data: Record<string, unknown>) {
+  const [agent] = await db.select({ tenantId: globalAgents.tenantId }).from(globalAgents).where(eq(globalAgents.id, agentId)).limit(1);
+  if (agent) await recordWebhookEvent(db, agent.tenantId, type, data);
 }
 
 /** POST /v1/uui/me/grants: the agent must exist (404 otherwise). */
@@ -102,8 +120,9 @@ export async function revokeGrant(db: Db, passportUserId: string, grantId: strin
     .update(grants)
     .set({ status: 'revoked', revokedAt: sql`coalesce(${grants.revokedAt}, now())`, updatedAt: sql`now()` })
     .where(and(eq(grants.id, grantId), eq(grants.passportUserId, passportUserId)))
-    .returning({ id: grants.id, agentId: grants.agentId });
+    .returning({ id: grants.id, agentId: grants.agentId, revokedNow: sql<boolean>`${grants.revokedAt} = now()` });
   if (!row) throw Errors.notFound(`Grant ${grantId}`);
+  if (row.revokedNow) await recordGrantEvent(db, 'grant.revoked', row.agentId, { grant_id: row.id, agent_id: row.agentId });
   await recordPassportAudit(db, passportUserId, 'grant.revoked', { grant_id: row.id, agent_id: row.agentId });
   return { id: row.id, status: 'revoked' };
 }

@@ -1,6 +1,7 @@
-/** The one place a quota-mode change is announced (docs/quotas.md, Mode changes). */
+/** The one place a quota-mode change is announced (docs/quotas.md, Mode changes): the audit log and the `quota.mode_changed` webhook. */
 import type { Db } from '@memory/db';
 import { recordAudit } from '../console/audit';
+import { recordWebhookEvent } from '../webhooks/outbox';
 import type { QuotaMode } from '../schemas/memories';
 
 export interface QuotaModeChange {
@@ -22,6 +23,5 @@ export async function onQuotaModeChanged(db: Db, tenantId: string, change: Quota
     targetId: tenantId,
     details: { from: change.from, to: change.to, budget_remaining_pct: change.budget_remaining_pct },
   });
-  // WEBHOOK CALL SITE (issue 7 × webhooks branch): the merge adds here
-  //   await recordWebhookEvent(db, tenantId, 'quota.mode_changed', change);
+  await recordWebhookEvent(db, tenantId, 'quota.mode_changed', { from: change.from, to: change.to, budget_remaining_pct: change.budget_remaining_pct });
 }

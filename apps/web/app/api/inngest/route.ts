@@ -8,6 +8,8 @@ import {
   createLifecycleFunction,
   createRetentionFunction,
   createUniversalExtractionFunction,
+  createWebhookDeliveryFunction,
+  createWebhookRelayFunction,
 } from '@memory/jobs';
 import { serve } from 'inngest/next';
 import { getRuntime } from '@/lib/runtime';
@@ -26,6 +28,8 @@ async function get() {
         createUniversalExtractionFunction(rt.inngest, async () => rt.jobDeps),
         createRetentionFunction(rt.inngest, async () => ({ db: rt.db })),
         createLifecycleFunction(rt.inngest, async () => ({ db: rt.db })),
+        createWebhookDeliveryFunction(rt.inngest, async () => rt.webhookDeps),
+        createWebhookRelayFunction(rt.inngest, async () => rt.webhookDeps),
       ],
     });
   }

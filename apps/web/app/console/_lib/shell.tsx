@@ -16,6 +16,7 @@ const NAV = [
   { href: '/console/customers', label: 'Customers' },
   { href: '/console/support', label: 'Support' },
   { href: '/console/usage', label: 'Usage' },
+  { href: '/console/webhooks', label: 'Webhooks' },
   { href: '/console/settings', label: 'Settings' },
 ];
 

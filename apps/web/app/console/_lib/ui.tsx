@@ -9,6 +9,20 @@ export const buttonClass =
 export const secondaryButtonClass =
   'inline-flex items-center justify-center rounded border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-100 focus:outline-none focus:ring-2 focus:ring-blue-300 disabled:opacity-50';
 
+/** A key or secret the server returns once: shown in a read-only field with a warning, until dismissed. */
+export function OneTimeSecret({ title, label, value, onDismiss }: { title: string; label: string; value: string; onDismiss: () => void }) {
+  return (
+    <div role="status" className="mt-3 rounded border border-amber-300 bg-amber-50 p-3">
+      <p className="text-sm font-medium">{title} — copy it now, it is shown only once:</p>
+      <input aria-label={label} readOnly className={`${inputClass} font-mono text-sm`} value={value} onFocus={(e) => e.currentTarget.select()} />
+      <p className="mt-1 text-xs text-slate-600">Select the field and copy it (Ctrl/⌘+C). After you leave this page it cannot be shown again.</p>
+      <button type="button" className={`${secondaryButtonClass} mt-2`} onClick={onDismiss}>
+        I have stored it
+      </button>
+    </div>
+  );
+}
+
 export function ErrorNote({ error }: { error: string | null }) {
   if (!error) return null;
   return (

@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ConsoleShell } from '../_lib/shell';
 import { errorMessage, useTRPC } from '../_lib/trpc';
-import { ErrorNote, Loading, buttonClass, inputClass, secondaryButtonClass, when } from '../_lib/ui';
+import { ErrorNote, Loading, OneTimeSecret, buttonClass, inputClass, secondaryButtonClass, when } from '../_lib/ui';
 
 function Writers() {
   const trpc = useTRPC();
@@ -171,20 +171,7 @@ function ApiKeys() {
       </h2>
       <p className="text-sm text-slate-600">Keys your backends send as <code>Authorization: ApiKey …</code>. Only a prefix and the last four characters are kept for display.</p>
       {created && (
-        <div role="status" className="mt-3 rounded border border-amber-300 bg-amber-50 p-3">
-          <p className="text-sm font-medium">New key “{created.name}” — copy it now, it is shown only once:</p>
-          <input
-            aria-label="New API key"
-            readOnly
-            className={`${inputClass} font-mono text-sm`}
-            value={created.api_key}
-            onFocus={(e) => e.currentTarget.select()}
-          />
-          <p className="mt-1 text-xs text-slate-600">Select the field and copy it (Ctrl/⌘+C). After you leave this page it cannot be shown again.</p>
-          <button type="button" className={`${secondaryButtonClass} mt-2`} onClick={() => setCreated(null)}>
-            I have stored the key
-          </button>
-        </div>
+        <OneTimeSecret title={`New key “${created.name}”`} label="New API key" value={created.api_key} onDismiss={() => setCreated(null)} />
       )}
       {keys.isPending ? (
         <Loading />

@@ -1,0 +1,30 @@
+/** The webhook event types a tenant can subscribe to (docs/webhooks.md lists each payload and where it is emitted). */
+export const WEBHOOK_EVENT_TYPES = [
+  'job.completed',
+  'job.failed',
+  'memory.created',
+  'memory.updated',
+  'memory.archived',
+  'review.created',
+  'review.resolved',
+  'grant.created',
+  'grant.revoked',
+  'quota.mode_changed',
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
+  'job.completed': 'An extraction or correction job finished (status completed or processed).',
+  'job.failed': 'A job stopped for good: failed (cannot succeed) or dead (every attempt failed).',
+  'memory.created': 'A job stored a new memory (active, or inactive when it lost a conflict or waits for review).',
+  'memory.updated': 'A memory changed: reinforced, superseded by a newer claim, or chosen in a review.',
+  'memory.archived': 'A memory was archived: deleted through the API, archived by the lifecycle, or not chosen in a review.',
+  'review.created': 'Equally trusted claims disagree; a review waits for a person.',
+  'review.resolved': 'A review was resolved; one claim is active again.',
+  'grant.created': 'A passport user granted one of your global agents access.',
+  'grant.revoked': 'A passport user revoked a grant of one of your global agents.',
+  'quota.mode_changed': 'Your quota mode changed (FULL, PASSTHROUGH, DEGRADED_RETRIEVE, BLOCKED).',
+};
+
+export const isWebhookEventType = (v: string): v is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(v);
