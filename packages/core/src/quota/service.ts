@@ -7,7 +7,7 @@ import type { TenantAuth } from '../tenants/tenants';
 import { BacklogMonitor } from './backlog';
 import type { RateLimitDefaults } from './plans';
 import { DatabaseRateLimitStore, type RateLimitDecision, RateLimiter, RedisRateLimitStore, rateLimitHeaders, writeRules } from './rate-limit';
-import { readQuotaState } from './usage';
+import { flushUsage, readQuotaState } from './usage';
 
 export interface QuotaDeps {
   limiter: RateLimiter;
@@ -23,6 +23,7 @@ export function createQuotaDeps(db: Db, config: Pick<AppConfig, 'quota'>): Quota
     backlog: new BacklogMonitor(db, config.quota.backlog),
     rateLimitDefaults: config.quota.rateLimits,
     async close() {
+      await flushUsage(db);
       await redis?.quit();
     },
   };

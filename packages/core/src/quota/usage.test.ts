@@ -2,11 +2,11 @@
  * Period usage and mode transitions on an in-memory PGlite with the real migrations: counters, the audited
  * transitions (each once), a new period, and a plan change that restores the mode at once.
  */
-import { auditLog, eq, tenants } from '@memory/db';
+import { auditLog, eq, rows, sql, tenants } from '@memory/db';
 import { describe, expect, it } from 'vitest';
 import { createTenant } from '../tenants/tenants';
 import { useMemoryDatabase } from '../testing/memory-database';
-import { announceModeChange, consumeBudget, getUsageReport, readQuotaState, setTenantPlan } from './usage';
+import { announceModeChange, consumeBudget, flushUsage, getUsageReport, readQuotaState, setTenantPlan } from './usage';
 
 const testDatabase = useMemoryDatabase();
 
@@ -16,6 +16,24 @@ const transitions = async (tenantId: string) =>
     .map((a) => a.details as { from: string; to: string; budget_remaining_pct: number | null });
 
 describe('tenant usage', () => {
+  it('counts in the process first and writes one upsert per tenant, exact before and after the flush', async () => {
+    const db = testDatabase().db;
+    const t = await createTenant(db, 'buffered');
+    const now = new Date();
+    // concurrent calls of one process: every one is counted
+    await Promise.all(Array.from({ length: 7 }, async () => consumeBudget(db, await readQuotaState(db, t.tenant_id, now), 'add_calls', now)));
+    await consumeBudget(db, await readQuotaState(db, t.tenant_id, now), 'retrieve_calls', now);
+    const stored = () => rows<{ add_calls: number; retrieve_calls: number }>(db, sql`SELECT add_calls, retrieve_calls FROM tenant_usage WHERE tenant_id = ${t.tenant_id}`);
+    const before = await stored();
+    expect(before.reduce((n, r) => n + Number(r.add_calls), 0)).toBeLessThanOrEqual(7);
+    expect((await readQuotaState(db, t.tenant_id, now)).usage).toEqual({ add_calls: 7, retrieve_calls: 1 });
+    expect((await getUsageReport(db, t.tenant_id, now)).daily).toEqual([{ day: now.toISOString().slice(0, 10), add_calls: 7, retrieve_calls: 1 }]);
+    await flushUsage(db);
+    expect((await stored()).map((r) => [Number(r.add_calls), Number(r.retrieve_calls)])).toEqual([[7, 1]]);
+    expect((await readQuotaState(db, t.tenant_id, now)).usage).toEqual({ add_calls: 7, retrieve_calls: 1 });
+    expect((await getUsageReport(db, t.tenant_id, now)).usage).toEqual({ add_calls: 7, retrieve_calls: 1 });
+  });
+
   it('starts tenants on the unlimited plan: FULL, no budget, usage still counted', async () => {
     const db = testDatabase().db;
     const t = await createTenant(db, 'u');

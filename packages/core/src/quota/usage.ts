@@ -1,7 +1,10 @@
 /**
  * The tenant's plan and its consumption in the database (docs/quotas.md). Counters are atomic upserts on
  * `tenant_usage` (per period) and `tenant_usage_daily` (per UTC day, for the console chart), so every server
- * process agrees; the mode is computed from them on every add and retrieve, never cached.
+ * process agrees; the mode is computed from them on every add and retrieve, never cached. A process collects
+ * its own counts for USAGE_FLUSH_MS and writes them in one upsert per tenant (UsageBuffer): every request of a
+ * tenant updating the same two rows serialised them. What a process has not written yet is added to what it
+ * reads, so one process is exact; several processes see each other's counts at most one flush late.
  */
 import { type Db, rows, sql } from '@memory/db';
 import { recordAudit } from '../console/audit';
@@ -36,6 +39,111 @@ export interface QuotaState {
 }
 
 const ZERO: Usage = { add_calls: 0, retrieve_calls: 0 };
+const plus = (a: Usage, b: Usage): Usage => ({ add_calls: a.add_calls + b.add_calls, retrieve_calls: a.retrieve_calls + b.retrieve_calls });
+
+/** How long a process collects usage counts before writing them. */
+export const USAGE_FLUSH_MS = 200;
+
+interface Pending {
+  tenantId: string;
+  /** ISO period start (tenant_usage) or UTC day (tenant_usage_daily). */
+  at: string;
+  usage: Usage;
+}
+
+/** The counts of one process not yet written, per (tenant, period) and (tenant, day); see the module comment. */
+class UsageBuffer {
+  private periods = new Map<string, Pending>();
+  private days = new Map<string, Pending>();
+  /** What the running flush is writing: still counted until it has committed. */
+  private writing: { periods: Map<string, Pending>; days: Map<string, Pending> } = { periods: new Map(), days: new Map() };
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private running: Promise<void> = Promise.resolve();
+  /** Bumped whenever a flush takes the collected counts, so a reader can tell its database read raced one. */
+  generation = 0;
+
+  constructor(private readonly db: Db) {}
+
+  record(tenantId: string, periodStart: string, day: string, usage: Usage) {
+    for (const [map, at] of [[this.periods, periodStart], [this.days, day]] as const) {
+      const key = `${tenantId}|${at}`;
+      const p = map.get(key);
+      map.set(key, { tenantId, at, usage: p ? plus(p.usage, usage) : usage });
+    }
+    this.timer ??= setTimeout(() => void this.flush(), USAGE_FLUSH_MS);
+    this.timer.unref?.();
+  }
+
+  /** Not yet written for the tenant's period. */
+  unwritten(tenantId: string, periodStart: string): Usage {
+    const key = `${tenantId}|${periodStart}`;
+    return plus(this.periods.get(key)?.usage ?? ZERO, this.writing.periods.get(key)?.usage ?? ZERO);
+  }
+
+  /** Not yet written per UTC day of the tenant. */
+  unwrittenDays(tenantId: string): Map<string, Usage> {
+    const out = new Map<string, Usage>();
+    for (const map of [this.days, this.writing.days]) {
+      for (const p of map.values()) if (p.tenantId === tenantId) out.set(p.at, plus(out.get(p.at) ?? ZERO, p.usage));
+    }
+    return out;
+  }
+
+  /** Resolves when no flush is running. */
+  settled(): Promise<void> {
+    return this.running;
+  }
+
+  /** Writes what was collected (one flush at a time); resolves when it is committed. */
+  flush(): Promise<void> {
+    this.running = this.running.then(async () => {
+      this.timer = null;
+      if (this.periods.size === 0 && this.days.size === 0) return;
+      this.generation++;
+      this.writing = { periods: this.periods, days: this.days };
+      this.periods = new Map();
+      this.days = new Map();
+      try {
+        for (const p of this.writing.periods.values()) {
+          await this.db.execute(sql`
+            INSERT INTO tenant_usage AS u (tenant_id, period_start, add_calls, retrieve_calls, updated_at)
+            VALUES (${p.tenantId}, ${p.at}::timestamptz, ${p.usage.add_calls}, ${p.usage.retrieve_calls}, now())
+            ON CONFLICT (tenant_id, period_start) DO UPDATE SET
+              add_calls = u.add_calls + excluded.add_calls, retrieve_calls = u.retrieve_calls + excluded.retrieve_calls,
+              updated_at = excluded.updated_at`);
+        }
+        for (const p of this.writing.days.values()) {
+          await this.db.execute(sql`
+            INSERT INTO tenant_usage_daily AS d (tenant_id, day, add_calls, retrieve_calls)
+            VALUES (${p.tenantId}, ${p.at}, ${p.usage.add_calls}, ${p.usage.retrieve_calls})
+            ON CONFLICT (tenant_id, day) DO UPDATE SET
+              add_calls = d.add_calls + excluded.add_calls, retrieve_calls = d.retrieve_calls + excluded.retrieve_calls`);
+        }
+      } catch {
+        // Not written (the database is away or closing): keep the counts for the next flush.
+        for (const [key, p] of this.writing.periods) this.periods.set(key, { ...p, usage: plus(p.usage, this.periods.get(key)?.usage ?? ZERO) });
+        for (const [key, p] of this.writing.days) this.days.set(key, { ...p, usage: plus(p.usage, this.days.get(key)?.usage ?? ZERO) });
+        this.timer ??= setTimeout(() => void this.flush(), USAGE_FLUSH_MS * 5);
+        this.timer.unref?.();
+      } finally {
+        this.writing = { periods: new Map(), days: new Map() };
+      }
+    });
+    return this.running;
+  }
+}
+
+const buffers = new WeakMap<Db, UsageBuffer>();
+function bufferFor(db: Db): UsageBuffer {
+  let b = buffers.get(db);
+  if (!b) buffers.set(db, (b = new UsageBuffer(db)));
+  return b;
+}
+
+/** Writes the usage this process has collected (shutdown; tests that read the tables). */
+export function flushUsage(db: Db): Promise<void> {
+  return buffers.get(db)?.flush() ?? Promise.resolve();
+}
 
 function withUsage(state: Omit<QuotaState, 'remainingPct' | 'mode'>, usage: Usage): QuotaState {
   const remainingPct = budgetRemainingPct(state.plan.budgets, usage);
@@ -44,6 +152,18 @@ function withUsage(state: Omit<QuotaState, 'remainingPct' | 'mode'>, usage: Usag
 
 /** One query: the tenant's plan and its latest usage row (zero when that row belongs to an earlier period). */
 export async function readQuotaState(db: Db, tenantId: string, now: Date, env: RateLimitDefaults = {}): Promise<QuotaState> {
+  // Exact for this process: read the table when no flush is running, and again if one took the counts meanwhile
+  // (the read may or may not have seen them); then the database plus what is still collected is every count.
+  const buffer = bufferFor(db);
+  for (let attempt = 1; ; attempt++) {
+    await buffer.settled();
+    const generation = buffer.generation;
+    const state = await readQuotaStateOnce(db, tenantId, now, env, buffer);
+    if (buffer.generation === generation || attempt === 3) return state;
+  }
+}
+
+async function readQuotaStateOnce(db: Db, tenantId: string, now: Date, env: RateLimitDefaults, buffer: UsageBuffer): Promise<QuotaState> {
   const [r] = await rows<{
     plan: string;
     plan_anchor: string | Date;
@@ -66,7 +186,8 @@ export async function readQuotaState(db: Db, tenantId: string, now: Date, env: R
   const overrides = r.plan_overrides ?? {};
   const period = currentPeriod(new Date(r.plan_anchor), now);
   const current = r.period_start !== null && new Date(r.period_start).getTime() === period.start.getTime();
-  const usage = current ? { add_calls: Number(r.add_calls), retrieve_calls: Number(r.retrieve_calls) } : ZERO;
+  const written = current ? { add_calls: Number(r.add_calls), retrieve_calls: Number(r.retrieve_calls) } : ZERO;
+  const usage = plus(written, buffer.unwritten(tenantId, period.start.toISOString()));
   return withUsage(
     { tenantId, plan: effectivePlan(r.plan, overrides, env), overrides, period, usage, recordedMode: r.quota_mode },
     usage,
@@ -77,25 +198,9 @@ const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
 /** Counts `n` of `unit` into the current period and day; returns the state after it (transition announced). */
 export async function consumeBudget(db: Db, state: QuotaState, unit: BudgetUnit, now: Date, n = 1): Promise<QuotaState> {
-  const add = unit === 'add_calls' ? n : 0;
-  const retrieve = unit === 'retrieve_calls' ? n : 0;
-  const [r] = await rows<{ add_calls: number; retrieve_calls: number }>(
-    db,
-    sql`WITH daily AS (
-          INSERT INTO tenant_usage_daily AS d (tenant_id, day, add_calls, retrieve_calls)
-          VALUES (${state.tenantId}, ${utcDay(now)}, ${add}, ${retrieve})
-          ON CONFLICT (tenant_id, day) DO UPDATE SET
-            add_calls = d.add_calls + excluded.add_calls, retrieve_calls = d.retrieve_calls + excluded.retrieve_calls
-        )
-        INSERT INTO tenant_usage AS u (tenant_id, period_start, add_calls, retrieve_calls, updated_at)
-        VALUES (${state.tenantId}, ${state.period.start.toISOString()}::timestamptz, ${add}, ${retrieve}, ${now.toISOString()}::timestamptz)
-        ON CONFLICT (tenant_id, period_start) DO UPDATE SET
-          add_calls = u.add_calls + excluded.add_calls,
-          retrieve_calls = u.retrieve_calls + excluded.retrieve_calls,
-          updated_at = excluded.updated_at
-        RETURNING add_calls, retrieve_calls`,
-  );
-  const after = withUsage(state, { add_calls: Number(r.add_calls), retrieve_calls: Number(r.retrieve_calls) });
+  const counted: Usage = { add_calls: unit === 'add_calls' ? n : 0, retrieve_calls: unit === 'retrieve_calls' ? n : 0 };
+  bufferFor(db).record(state.tenantId, state.period.start.toISOString(), utcDay(now), counted);
+  const after = withUsage(state, plus(state.usage, counted));
   await announceModeChange(db, after);
   return after;
 }
@@ -139,12 +244,23 @@ export interface UsageReport {
 export async function getUsageReport(db: Db, tenantId: string, now: Date, env: RateLimitDefaults = {}): Promise<UsageReport> {
   const state = await readQuotaState(db, tenantId, now, env);
   await announceModeChange(db, state);
-  const daily = await rows<{ day: string; add_calls: number; retrieve_calls: number }>(
-    db,
-    sql`SELECT day, add_calls, retrieve_calls FROM tenant_usage_daily
-        WHERE tenant_id = ${tenantId} AND day >= ${utcDay(state.period.start)} AND day <= ${utcDay(now)}
-        ORDER BY day`,
-  );
+  const buffer = bufferFor(db);
+  let days = new Map<string, Usage>();
+  for (let attempt = 1; ; attempt++) {
+    await buffer.settled();
+    const generation = buffer.generation;
+    const daily = await rows<{ day: string; add_calls: number; retrieve_calls: number }>(
+      db,
+      sql`SELECT day, add_calls, retrieve_calls FROM tenant_usage_daily
+          WHERE tenant_id = ${tenantId} AND day >= ${utcDay(state.period.start)} AND day <= ${utcDay(now)}
+          ORDER BY day`,
+    );
+    days = new Map(daily.map((d) => [d.day, { add_calls: Number(d.add_calls), retrieve_calls: Number(d.retrieve_calls) }]));
+    for (const [day, u] of buffer.unwrittenDays(tenantId)) {
+      if (day >= utcDay(state.period.start) && day <= utcDay(now)) days.set(day, plus(days.get(day) ?? ZERO, u));
+    }
+    if (buffer.generation === generation || attempt === 3) break;
+  }
   return {
     tenant_id: tenantId,
     plan: { id: state.plan.id, name: state.plan.name, overrides: state.overrides },
@@ -155,7 +271,7 @@ export async function getUsageReport(db: Db, tenantId: string, now: Date, env: R
     quota_mode: state.mode,
     thresholds: QUOTA_THRESHOLDS,
     rate_limits: { ...state.plan.rate_limits, window_seconds: 60 },
-    daily: daily.map((d) => ({ day: d.day, add_calls: Number(d.add_calls), retrieve_calls: Number(d.retrieve_calls) })),
+    daily: [...days.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([day, u]) => ({ day, ...u })),
   };
 }
 
