@@ -64,6 +64,9 @@ const ENVIRONMENT: Array<[RegExp, (m: RegExpExecArray) => string]> = [
   [/\b(?:self-hosted|on-prem(?:ise|ises)?)\b/gi, (m) => m[0].toLowerCase()],
 ];
 
+/** An environment name as a whole value ("Windows 11"): not taken for a product. */
+const WHOLE_ENVIRONMENT = ENVIRONMENT.map(([re]) => new RegExp(`^(?:${re.source})$`, re.flags.replace('g', '')));
+
 const CHANNEL_WORDS = String.raw`e-?mail|phone(?: calls?)?|telephone|calls?|live chat|chat|sms|text messages?|texts?|whatsapp|slack`;
 const STATED_CHANNEL = new RegExp(
   String.raw`\b(?:prefers?|would rather|likes? to be (?:contacted|reached)|wants? to be (?:contacted|reached)|is best reached)\b(?:(?!\bnot\b)[^.])*?\b(${CHANNEL_WORDS})\b`,
@@ -93,9 +96,12 @@ function issueText(content: string): string {
 /** Words that say nothing about what the problem is about. */
 const GENERIC = new Set(['said', 'keep', 'still', 'again', 'anymor', 'issu', 'problem', 'now', 'today', 'alway', 'sometim', 'get', 'got']);
 
+const PROBLEM_ALL = new RegExp(PROBLEM.source, 'gi');
+const RESOLVED_ALL = new RegExp(RESOLVED.source, 'gi');
+
 /** What a problem or resolution is about: its stems without the problem/resolution wording. */
 function topicOf(text: string): Set<string> {
-  const stripped = text.replace(new RegExp(PROBLEM.source, 'gi'), ' ').replace(new RegExp(RESOLVED.source, 'gi'), ' ');
+  const stripped = text.replace(PROBLEM_ALL, ' ').replace(RESOLVED_ALL, ' ');
   return new Set(analyze(stripped).filter((t) => !GENERIC.has(t) && t.length > 2));
 }
 
@@ -202,7 +208,7 @@ export function buildCustomerProfile(
     const planMatch = PLAN.exec(text);
     if (planMatch) plan.add(planValue(planMatch[1], planMatch[2]), m.at, m.id, eventId);
     const productMatch = PRODUCT.exec(text);
-    if (productMatch && !ENVIRONMENT.some(([re]) => new RegExp(`^(?:${re.source})$`, re.flags.replace('g', '')).test(productMatch[1]))) {
+    if (productMatch && !WHOLE_ENVIRONMENT.some((re) => re.test(productMatch[1]))) {
       if (!/\b(?:plan|tier|subscription)\b/i.test(productMatch[1])) products.add(productMatch[1], m.at, m.id, eventId);
     }
     for (const [re, value] of ENVIRONMENT) {
@@ -286,7 +292,9 @@ function buildIssues(problems: MemoryAt[], resolutions: MemoryAt[], eventsByTime
   const groups = new Map<string, MemoryAt[]>();
   for (const p of problems) {
     const key = p.ticket ? `ticket:${p.ticket}` : `text:${issueText(p.content).toLowerCase()}`;
-    groups.set(key, [...(groups.get(key) ?? []), p]);
+    const group = groups.get(key);
+    if (group) group.push(p);
+    else groups.set(key, [p]);
   }
   const lastStatus = new Map<string, SupportEvent>();
   for (const e of eventsByTime) {
@@ -380,7 +388,7 @@ type TenantRow<T> = T & { user_id: string };
  * Every customer's profile: users with at least one source event, built from two reads of the tenant's active
  * memories and source events (docs/domain-schemas.md, "Cost").
  */
-async function allProfiles(db: Db, tenantId: string, now: Date): Promise<CustomerProfile[]> {
+async function allProfiles(db: Db, tenantId: string, now: Date): Promise<{ profiles: CustomerProfile[]; events: StatEvent[] }> {
   const [users, memoryRows, eventRows] = await Promise.all([
     rows<{ id: string; external_user_id: string }>(db, sql`SELECT id, external_user_id FROM end_users WHERE tenant_id = ${tenantId}`),
     rows<TenantRow<ProfileMemory>>(
@@ -391,14 +399,25 @@ async function allProfiles(db: Db, tenantId: string, now: Date): Promise<Custome
   ]);
   const group = <T extends { user_id: string }>(list: T[]) => {
     const by = new Map<string, T[]>();
-    for (const r of list) by.set(r.user_id, [...(by.get(r.user_id) ?? []), r]);
+    for (const r of list) {
+      const mine = by.get(r.user_id);
+      if (mine) mine.push(r);
+      else by.set(r.user_id, [r]);
+    }
     return by;
   };
   const memoriesBy = group(memoryRows);
   const eventsBy = group(eventRows);
-  return users
-    .filter((u) => eventsBy.has(u.id))
-    .map((u) => buildCustomerProfile(u.external_user_id, memoriesBy.get(u.id) ?? [], eventsBy.get(u.id) ?? [], now));
+  const customers = users.filter((u) => eventsBy.has(u.id));
+  return {
+    profiles: customers.map((u) => buildCustomerProfile(u.external_user_id, memoriesBy.get(u.id) ?? [], eventsBy.get(u.id) ?? [], now)),
+    events: customers.flatMap((u) =>
+      (eventsBy.get(u.id) ?? []).map((e) => {
+        const channel = scopeString(e.scope, 'channel');
+        return { at: time(e.observed_at), sentiment: e.sentiment, channel: channel ? normaliseChannel(channel) : null, customer: u.external_user_id };
+      }),
+    ),
+  };
 }
 
 /** GET /v1/tenant/customers/{external_user_id}: 409 unless Customer Support is on; 404 for an unknown user. */
@@ -494,7 +513,7 @@ export function pageCustomers(all: readonly CustomerSummary[], q: ListCustomersQ
 /** GET /v1/tenant/customers. */
 export async function listCustomers(db: Db, tenantId: string, q: ListCustomersQuery, now = new Date()): Promise<CustomerList> {
   await requireSupport(db, tenantId);
-  return pageCustomers((await allProfiles(db, tenantId, now)).map(customerSummary), q);
+  return pageCustomers((await allProfiles(db, tenantId, now)).profiles.map(customerSummary), q);
 }
 
 // ── stats ────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -625,19 +644,7 @@ export function computeSupportStats(
 export async function getSupportStats(db: Db, tenantId: string, q: SupportStatsQuery, now = new Date()): Promise<SupportStats> {
   await requireSupport(db, tenantId);
   const window = statsWindow(q, now);
-  const [profiles, eventRows] = await Promise.all([
-    allProfiles(db, tenantId, now),
-    rows<{ observed_at: Date | string; sentiment: number | null; scope: Record<string, unknown> | null; external_user_id: string }>(
-      db,
-      sql`SELECT e.observed_at, e.sentiment, e.scope, u.external_user_id FROM source_events e
-          JOIN end_users u ON u.id = e.user_id
-          WHERE e.tenant_id = ${tenantId}`,
-    ),
-  ]);
-  const events = eventRows.map((e) => {
-    const channel = scopeString(e.scope, 'channel');
-    return { at: time(e.observed_at), sentiment: e.sentiment, channel: channel ? normaliseChannel(channel) : null, customer: e.external_user_id };
-  });
+  const { profiles, events } = await allProfiles(db, tenantId, now);
   return computeSupportStats(profiles, events, window);
 }
 
