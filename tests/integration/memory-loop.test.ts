@@ -10,6 +10,9 @@ const CONVERSATION = [
   { role: 'assistant', content: 'That sounds great! How is the training going?' },
 ];
 
+/** Asks about all three facts: retrieval returns only what matches the query (the relevance floor). */
+const ALL = 'is the user a vegetarian? where does the user live? when is the marathon?';
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe.each(servers())('memory loop on $name', (server) => {
@@ -53,7 +56,7 @@ describe.each(servers())('memory loop on $name', (server) => {
       },
     });
 
-    const bullets = await api.post('/v1/memories/retrieve', { external_user_id: 'u1', query: 'is the user a vegetarian?' });
+    const bullets = await api.post('/v1/memories/retrieve', { external_user_id: 'u1', query: ALL });
     expect(bullets.status).toBe(200);
     const contents = bullets.body.data.map((m: any) => m.content).sort();
     expect(contents).toEqual(
@@ -98,7 +101,7 @@ describe.each(servers())('memory loop on $name', (server) => {
     const byContent = Object.fromEntries(bullets.body.data.map((m: any) => [m.content, m.category]));
     expect(byContent['The user is training for a marathon in April.']).toBe('goal');
 
-    const json = await api.post('/v1/memories/retrieve', { external_user_id: 'u1', query: 'marathon', format: 'json' });
+    const json = await api.post('/v1/memories/retrieve', { external_user_id: 'u1', query: 'the marathon in April, vegetarian food, Lisbon', format: 'json' });
     const parsed = JSON.parse(json.body.system_prompt_addition);
     expect(Object.values(parsed.memories).flat().sort()).toEqual(contents);
     expect(parsed.memories.goal).toEqual(['The user is training for a marathon in April.']);
@@ -108,7 +111,7 @@ describe.each(servers())('memory loop on $name', (server) => {
     expect(json.body.cached).toBe(true);
     expect(json.body.memories_from_hot_tier).toBe(3);
 
-    const xml = await api.post('/v1/memories/retrieve', { external_user_id: 'u1', query: 'Lisbon', format: 'xml' });
+    const xml = await api.post('/v1/memories/retrieve', { external_user_id: 'u1', query: 'where in Lisbon does the user live, vegetarian, marathon', format: 'xml' });
     const block: string = xml.body.system_prompt_addition;
     expect(block).toMatch(/<memory_context>[\s\S]*<\/memory_context>$/);
     expect(block.match(/<memory category="[a-z]+">[^<]+<\/memory>/g)?.length).toBe(3);
@@ -117,7 +120,7 @@ describe.each(servers())('memory loop on $name', (server) => {
     // a new memory changes the user's version: the hot tier is bypassed and the new fact is there at once
     const more = await api.post('/v1/memories/add', { external_user_id: 'u1', messages: [{ role: 'user', content: 'I have a cat named Miso.' }] });
     await api.waitForJob(more.body.job_id);
-    const fresh = await api.post('/v1/memories/retrieve', { external_user_id: 'u1', query: 'pets' });
+    const fresh = await api.post('/v1/memories/retrieve', { external_user_id: 'u1', query: 'does the user have a cat?' });
     expect(fresh.body.cached).toBe(false);
     expect(fresh.body.memories_from_hot_tier).toBe(0);
     expect(fresh.body.data.map((m: any) => m.content)).toContain('The user has a cat named Miso.');
@@ -130,7 +133,7 @@ describe.each(servers())('memory loop on $name', (server) => {
     for (const budget of [0, 10, 25, 40, 500]) {
       const r = await api.post('/v1/memories/retrieve', {
         external_user_id: 'u2',
-        query: 'marathon',
+        query: ALL,
         context_max_tokens: budget,
       });
       expect(r.status).toBe(200);
@@ -146,15 +149,15 @@ describe.each(servers())('memory loop on $name', (server) => {
     const api = await tenantApi(server);
     const a = await api.post('/v1/memories/add', { external_user_id: 'u3', agent_id: 'coach', messages: CONVERSATION });
     await api.waitForJob(a.body.job_id);
-    const goals = await api.post('/v1/memories/retrieve', { external_user_id: 'u3', query: 'anything', categories: ['goal'] });
+    const goals = await api.post('/v1/memories/retrieve', { external_user_id: 'u3', query: ALL, categories: ['goal'] });
     expect(goals.body.data.map((m: any) => m.category)).toEqual(['goal']);
-    const byAgent = await api.post('/v1/memories/retrieve', { external_user_id: 'u3', query: 'x', agent_id: 'coach' });
+    const byAgent = await api.post('/v1/memories/retrieve', { external_user_id: 'u3', query: ALL, agent_id: 'coach' });
     expect(byAgent.body.data.length).toBe(3);
-    const otherAgent = await api.post('/v1/memories/retrieve', { external_user_id: 'u3', query: 'x', agent_id: 'other' });
+    const otherAgent = await api.post('/v1/memories/retrieve', { external_user_id: 'u3', query: ALL, agent_id: 'other' });
     expect(otherAgent.body.data).toEqual([]);
-    const limited = await api.post('/v1/memories/retrieve', { external_user_id: 'u3', query: 'x', limit: 1 });
+    const limited = await api.post('/v1/memories/retrieve', { external_user_id: 'u3', query: ALL, limit: 1 });
     expect(limited.body.data.length).toBe(1);
-    const recent = await api.post('/v1/memories/retrieve', { external_user_id: 'u3', query: 'x', time_filter_days: 1 });
+    const recent = await api.post('/v1/memories/retrieve', { external_user_id: 'u3', query: ALL, time_filter_days: 1 });
     expect(recent.body.data.length).toBe(3);
 
     const nobody = await api.post('/v1/memories/retrieve', { external_user_id: 'nobody', query: 'hello' });

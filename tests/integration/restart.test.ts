@@ -78,7 +78,7 @@ describe('embedded restart', () => {
     expect((await api3.get(`/v1/memories/jobs/${first.body.job_id}`)).body.data).toMatchObject({ status: 'completed', memories_created: 2 });
     const resumed = await api3.waitForJob(pending.body.job_id);
     expect(resumed).toMatchObject({ status: 'completed', memories_created: 1 });
-    const r = await api3.post('/v1/memories/retrieve', { external_user_id: 'r1', query: 'pets and sports' });
+    const r = await api3.post('/v1/memories/retrieve', { external_user_id: 'r1', query: 'where does the user live, what does the user love, does the user have a cat?' });
     expect(r.body.data.map((m: any) => m.content).sort()).toEqual([
       'The user has a cat named Miso.',
       'The user lives in Oslo.',

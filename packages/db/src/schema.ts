@@ -68,6 +68,18 @@ const jobRunColumns = () => ({
   finishedAt: tstz('finished_at'),
 });
 
+/**
+ * Ranking inputs computed once when a memory or passage is written (packages/core/src/retrieval/analysis.ts),
+ * so loading a user's set for retrieval parses them instead of analysing every text again: `terms` are the
+ * text's stems in order, space-separated; `vector` is the offline semantic vector, int8-quantised and base64
+ * encoded, made by `vector_model`. Null on rows written before they existed (analysed at load instead).
+ */
+const analysisColumns = () => ({
+  terms: text('terms'),
+  vector: text('vector'),
+  vectorModel: text('vector_model'),
+});
+
 /** The columns of a stored claim, shared by tenant memories and the universal store. */
 const claimColumns = () => ({
   content: text('content').notNull(),
@@ -286,6 +298,7 @@ export const memories = pgTable(
     /** A vector from the configured embeddings endpoint, and the model that made it (null: none configured). */
     embedding: real('embedding').array(),
     embeddingModel: text('embedding_model'),
+    ...analysisColumns(),
     search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('english', content)`),
   },
   (t) => [
@@ -295,6 +308,40 @@ export const memories = pgTable(
     index('memories_subject_idx').on(t.tenantId, t.userId, t.subject),
     // A job that runs twice writes each fact once.
     uniqueIndex('memories_job_fingerprint_uq').on(t.jobId, t.fingerprint),
+  ],
+);
+
+/**
+ * The evidence layer (docs/evidence-layer.md): every message of a source event's conversation, cut at sentence
+ * ends into passages of at most ~120 words, indexed next to the memories so retrieval never knows less than
+ * what was said. Written by the extraction job with its memories; removed when the payload is redacted.
+ */
+export const passages = pgTable(
+  'passages',
+  {
+    id: uuid('id').primaryKey(),
+    tenantId: tenantRef(),
+    userId: userRef(),
+    sourceEventId: uuid('source_event_id')
+      .notNull()
+      .references(() => sourceEvents.id, { onDelete: 'cascade' }),
+    jobId: uuid('job_id'),
+    agentId: text('agent_id'),
+    /** The message's index in the source event's `messages`, and the passage's place within the message. */
+    messageIndex: integer('message_index').notNull(),
+    part: integer('part').notNull().default(0),
+    /** `user` or `assistant`; `speaker` is the message's `name` when it had one. */
+    role: text('role').notNull(),
+    speaker: text('speaker'),
+    content: text('content').notNull(),
+    /** When it was said: the source event's `observed_at`. */
+    observedAt: tstz('observed_at').notNull(),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+    ...analysisColumns(),
+  },
+  (t) => [
+    index('passages_user_idx').on(t.tenantId, t.userId),
+    uniqueIndex('passages_message_part_uq').on(t.sourceEventId, t.messageIndex, t.part),
   ],
 );
 

@@ -66,7 +66,7 @@ export async function runExtraction(
     ),
   );
   const summary = await step.run('store-memories', () =>
-    storeExtractionResult(deps.db, jobId, result, {}, { sentiment: conversationSentiment(input.messages) }),
+    storeExtractionResult(deps.db, jobId, result, {}, { sentiment: conversationSentiment(input.messages), messages: input.messages }),
   );
   const embeddings = deps.embeddings;
   if (embeddings && summary.memories_created > 0) {

@@ -78,7 +78,7 @@ const rejection = (p: Promise<unknown>) => p.then(() => expect.unreachable('shou
 describe('recordRetrievalFeedback', () => {
   it('finds a retrieval made a moment ago and applies the outcome to the memories used', async () => {
     const s = await setup('I live in Lisbon. I love jazz.');
-    const r = await retrieve(s, 'jazz music');
+    const r = await retrieve(s, 'jazz music in Lisbon');
     const jazz = await s.byText('The user loves jazz.');
     const lisbon = await s.byText('The user lives in Lisbon.');
     const v = await memoryVersionOf(database, s.auth.tenantId);

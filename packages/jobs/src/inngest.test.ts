@@ -23,7 +23,7 @@ describe('extraction as an Inngest function', () => {
     });
     const { result, error } = await t.execute();
     expect(error).toBeUndefined();
-    expect(result).toEqual({ status: 'completed', memories_created: 2, memories_reinforced: 0 });
+    expect(result).toEqual({ status: 'completed', memories_created: 2, memories_reinforced: 0, passages_indexed: 1 });
     const view = await getJobView(database.db, auth.tenantId, jobId);
     expect(view).toMatchObject({ status: 'completed', memories_created: 2, attempts: 1 });
   });

@@ -55,7 +55,7 @@ describe('runLifecyclePass', () => {
     const opera = u.byText('The user loves opera.');
     const lisbon = u.byText('The user lives in Lisbon.');
     const deps = createRetrievalDeps(database.db);
-    const before = await retrieve(deps, u.auth, 'music jazz opera');
+    const before = await retrieve(deps, u.auth, 'music jazz opera Lisbon');
     expect(before.data.map((m) => m.id).sort()).toEqual([jazz.id, opera.id, lisbon.id].sort());
     const versionBefore = await memoryVersionOf(database, u.auth.tenantId);
 
@@ -87,7 +87,7 @@ describe('runLifecyclePass', () => {
     expect(await memoryVersionOf(database, u.auth.tenantId)).toBe(versionBefore + 1);
 
     // the hot tier notices through memory_version: the archived memory leaves retrieval at once
-    const after = await retrieve(deps, u.auth, 'music jazz opera', now);
+    const after = await retrieve(deps, u.auth, 'music jazz opera Lisbon', now);
     expect(after.data.map((m) => m.id).sort()).toEqual([opera.id, lisbon.id].sort());
     const returnedLisbon = after.data.find((m) => m.id === lisbon.id);
     expect(returnedLisbon?.importance_score).toBe(lisbonAfter.importance);

@@ -157,7 +157,7 @@ describe('runExtraction with explicit attempt numbers', () => {
     const d = deps(llm({ timeoutMs: 100 }));
     await expect(runExtraction(jobId, direct, d, { attempt: 1, maxAttempts: 2 })).rejects.toThrow(/^timeout: /);
     const summary = await runExtraction(jobId, direct, d, { attempt: 2, maxAttempts: 2 });
-    expect(summary).toEqual({ status: 'completed', memories_created: 1, memories_reinforced: 0 });
+    expect(summary).toEqual({ status: 'completed', memories_created: 1, memories_reinforced: 0, passages_indexed: 1 });
     const view = await getJobView(database.db, auth.tenantId, jobId);
     expect(view?.extraction_metadata).toMatchObject({ fallback_reason: 'timeout', provider: 'builtin' });
     expect(view?.token_usage).toEqual({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, calls: 4 });
@@ -200,7 +200,7 @@ describe('an LLM provider in the Inngest function', () => {
     // Inngest's fifth attempt (0-based 4) is its last: 4 retries
     const last = await execute(jobId, auth.tenantId, 4);
     expect(last.error).toBeUndefined();
-    expect(last.result).toEqual({ status: 'completed', memories_created: 2, memories_reinforced: 0 });
+    expect(last.result).toEqual({ status: 'completed', memories_created: 2, memories_reinforced: 0, passages_indexed: 1 });
     view = await getJobView(database.db, auth.tenantId, jobId);
     expect(view).toMatchObject({
       status: 'completed',

@@ -6,7 +6,7 @@ import { ApiError, BuiltinExtractor, getJobView } from '@memory/core';
 import { redactExpiredPayloads } from '@memory/core/provenance/retention';
 import { updateTenantSettingsRequest } from '@memory/core/schemas/settings';
 import { getTenantSettings, updateTenantSettings } from '@memory/core/tenants/settings';
-import { type Database, claimRevisions, eq, extractionJobs, memories } from '@memory/db';
+import { type Database, claimRevisions, endUsers, eq, extractionJobs, memories, passages } from '@memory/db';
 import { InngestTestEngine } from '@inngest/test';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createInngestClient } from './inngest';
@@ -40,6 +40,15 @@ async function memoriesOf(jobId: string) {
   return database.db.select().from(memories).where(eq(memories.jobId, jobId)).orderBy(memories.id);
 }
 
+async function passagesOf(jobId: string) {
+  return database.db.select().from(passages).where(eq(passages.jobId, jobId));
+}
+
+async function versionOf(userId: string) {
+  const [u] = await database.db.select({ v: endUsers.memoryVersion }).from(endUsers).where(eq(endUsers.id, userId));
+  return u.v;
+}
+
 async function ledgerOf(jobId: string) {
   return database.db.select().from(claimRevisions).where(eq(claimRevisions.jobId, jobId)).orderBy(claimRevisions.id);
 }
@@ -61,9 +70,15 @@ describe('redactExpiredPayloads', () => {
     const [jobBefore] = await database.db.select().from(extractionJobs).where(eq(extractionJobs.id, old.jobId));
     expect(before.payload).not.toBeNull();
     expect(memoriesBefore.length).toBe(2);
+    expect(await passagesOf(old.jobId)).toHaveLength(1);
+    const versionBefore = await versionOf(memoriesBefore[0].userId);
 
     const now = new Date();
     expect(await redactExpiredPayloads(database.db, now)).toEqual({ redacted: 1, busy: false });
+    // what was said leaves the evidence layer with the payload; the users' hot-tier sets are invalidated
+    expect(await passagesOf(old.jobId)).toEqual([]);
+    expect(await passagesOf(recent.jobId)).toHaveLength(1);
+    expect(await versionOf(memoriesBefore[0].userId)).toBe(versionBefore + 1);
 
     const after = await sourceEventOf(database, old.jobId);
     expect(after.payload).toBeNull();

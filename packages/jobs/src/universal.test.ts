@@ -257,7 +257,7 @@ describe('universal retrieve', () => {
     expect(r).toMatchObject({ is_passthrough: false, quota_mode: 'FULL', retrieval_id: null, clarification_question: null });
 
     // the writer sees its own job in the provenance, and all three categories
-    const own = await retrieve(writer, 'where does the user live');
+    const own = await retrieve(writer, 'where does the user live, what does the user love and want');
     expect(own.data.map((m) => m.category).sort()).toEqual(['fact', 'goal', 'preference']);
     expect(own.data[0].provenance).toMatchObject({ service: 'universal', job_id: expect.any(String) });
     // access is recorded

@@ -21,6 +21,7 @@ import { bumpMemoryVersion } from '../users';
 import { type ExtractionInputSnapshot, PermanentJobError, loadExtractionInput } from './extraction-pipeline';
 import { type MemoryChange, jobEvent, ledgerChange, recordMemoryWebhookEvents } from '../webhooks/memory-events';
 import { completeJob } from './repository';
+import { analyseForIndex } from '../retrieval/analysis';
 
 export interface CorrectionSummary {
   status: 'completed' | 'processed';
@@ -190,6 +191,7 @@ async function storeStatement(s: CorrectionStore, m: ExtractedMemory, claim: Cla
     observedAt: s.observedAt,
     subject: claim?.subject ?? null,
     claimValue: claim?.value ?? null,
+    ...analyseForIndex(m.content),
   };
   const inserted = await tx.insert(memories).values(row).onConflictDoNothing().returning({ id: memories.id });
   if (inserted.length === 0) {

@@ -14,6 +14,7 @@ import {
   extractionJobs,
   memories,
   memoryEntities,
+  passages,
   pendingCandidates,
   reviews,
   serviceWriters,
@@ -27,6 +28,8 @@ import { type Composition, composeMemories } from '../extraction/compose';
 import type { ExtractedMemory, ExtractionResult } from '../extraction/types';
 import type { ConversationMessage } from '../messages';
 import { memoryFingerprint } from '../memories/fingerprint';
+import { splitPassages } from '../evidence/passages';
+import { analyseForIndex } from '../retrieval/analysis';
 import { type MemoryChange, jobEvent, recordMemoryWebhookEvents } from '../webhooks/memory-events';
 import type { WebhookEventInput } from '../webhooks/outbox';
 import { completeJob } from './repository';
@@ -49,6 +52,8 @@ export interface StoreSummary {
   status: 'completed' | 'processed';
   memories_created: number;
   memories_reinforced: number;
+  /** Passages of the conversation added to the evidence layer by this run (docs/evidence-layer.md). */
+  passages_indexed?: number;
 }
 
 /** Loads the conversation a job extracts from. A job whose payload is gone can never succeed. */
@@ -84,14 +89,15 @@ export async function loadExtractionInput(db: Db, jobId: string): Promise<Extrac
 /**
  * Stores what the extractor found, in one transaction with the job's completion, so that a job that runs
  * twice writes each memory once: (job_id, fingerprint) is unique, and a finished job is left as it is.
- * A fact the user already has as an active memory is reinforced instead of copied.
+ * A fact the user already has as an active memory is reinforced instead of copied. When the conversation's
+ * `messages` are given, its passages join the evidence layer in the same transaction.
  */
 export async function storeExtractionResult(
   db: Db,
   jobId: string,
   result: ExtractionResult,
   extraMetadata: Record<string, unknown> = {},
-  conversation: { sentiment?: number | null } = {},
+  conversation: { sentiment?: number | null; messages?: readonly ConversationMessage[] } = {},
 ): Promise<StoreSummary> {
   // The compositional pass is CPU work on the memories alone: done before the transaction holds its locks.
   const composed = composeOrError(result);
@@ -134,7 +140,8 @@ export async function storeExtractionResult(
       stored.push(id);
     }
     const compositional = await storeComposition(tx as unknown as Db, ctx, result, composed, stored);
-    if (created + reinforced > 0) {
+    const passagesIndexed = event && conversation.messages ? await storePassages(tx as unknown as Db, ctx, event, conversation.messages) : 0;
+    if (created + reinforced + passagesIndexed > 0) {
       await tx
         .update(endUsers)
         .set({ memoryVersion: sql`${endUsers.memoryVersion} + 1` })
@@ -153,6 +160,7 @@ export async function storeExtractionResult(
         ...extraMetadata,
         memories_extracted: result.memories.length,
         memories_reinforced: reinforced,
+        passages_indexed: passagesIndexed,
         nothing_to_extract: result.memories.length === 0,
       },
       provider: result.metadata.provider,
@@ -169,8 +177,45 @@ export async function storeExtractionResult(
       ],
       [job.userId],
     );
-    return { status, memories_created: created, memories_reinforced: reinforced };
+    return { status, memories_created: created, memories_reinforced: reinforced, passages_indexed: passagesIndexed };
   });
+}
+
+/** The conversation's passages, with their stored ranking inputs; a run that repeats writes none twice. */
+async function storePassages(
+  tx: Db,
+  ctx: StoreContext,
+  event: typeof sourceEvents.$inferSelect,
+  messages: readonly ConversationMessage[],
+): Promise<number> {
+  const drafts = splitPassages(messages);
+  let stored = 0;
+  // bounded statements: a long conversation is hundreds of passages
+  for (let i = 0; i < drafts.length; i += 200) {
+    const values = drafts.slice(i, i + 200).map((d) => {
+      const a = analyseForIndex(d.content);
+      return {
+        id: randomUUID(),
+        tenantId: ctx.job.tenantId,
+        userId: ctx.job.userId,
+        sourceEventId: event.id,
+        jobId: ctx.job.id,
+        agentId: event.agentId,
+        messageIndex: d.messageIndex,
+        part: d.part,
+        role: d.role,
+        speaker: d.speaker,
+        content: d.content,
+        observedAt: event.observedAt,
+        terms: a.terms,
+        vector: a.vector,
+        vectorModel: a.vectorModel,
+      };
+    });
+    const inserted = await tx.insert(passages).values(values).onConflictDoNothing().returning({ id: passages.id });
+    stored += inserted.length;
+  }
+  return stored;
 }
 
 type JobRow = typeof extractionJobs.$inferSelect;
@@ -575,6 +620,7 @@ async function insertMemory(
       claimValue: o.claim?.value ?? null,
       writerId: ctx.writerId,
       supersededBy: o.supersededBy,
+      ...analyseForIndex(m.content),
     })
     .onConflictDoNothing()
     .returning({ id: memories.id });

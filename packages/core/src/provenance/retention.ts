@@ -2,7 +2,9 @@
  * Payload retention: raw source payloads are redacted once they are older than the tenant's
  * `payload_retention_days` (null keeps them forever). Redaction sets `payload = NULL` and
  * `payload_redacted_at`; the payload hash, the rest of the source event, the memories, the ledger and the
- * jobs are left as they are, so provenance still proves what was received.
+ * jobs are left as they are, so provenance still proves what was received. The event's passages (the evidence
+ * layer, docs/evidence-layer.md: what was said, word for word) leave the index in the same statement, and
+ * their users' memory version moves so no process keeps serving them from its hot tier.
  *
  * The scheduled run (packages/jobs/src/retention.ts) calls `redactExpiredPayloads` hourly under Inngest and
  * from the embedded scheduler otherwise.
@@ -80,11 +82,18 @@ async function redactBatch(db: Db, at: string, batchSize: number): Promise<numbe
                       AND j.status IN ('queued', 'running'))
            LIMIT ${batchSize}
              FOR UPDATE OF se SKIP LOCKED)
+        , redacted AS (
         UPDATE source_events s
            SET payload = NULL, payload_redacted_at = ${at}::timestamptz
           FROM batch
          WHERE s.id = batch.id
-        RETURNING s.id`,
+        RETURNING s.id, s.user_id)
+        , dropped AS (
+        DELETE FROM passages p USING redacted r WHERE p.source_event_id = r.id RETURNING p.user_id)
+        , bumped AS (
+        UPDATE end_users u SET memory_version = u.memory_version + 1
+         WHERE u.id IN (SELECT user_id FROM dropped))
+        SELECT id FROM redacted`,
   );
   return done.length;
 }

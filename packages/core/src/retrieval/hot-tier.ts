@@ -6,7 +6,10 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { MemoryWithSourceRow } from '../memories/serialize';
-import { type CandidateIndex, buildIndex } from './score';
+import { passageText } from '../evidence/passages';
+import { OFFLINE_VECTOR_MODEL, dequantize, parseTerms } from './analysis';
+import { type CandidateIndex, PASSAGE_CATEGORY, type PrecomputedAnalysis, buildIndex } from './score';
+import { wordVectors } from './word-vectors';
 
 /** A memory as retrieval loads it: the row with its source, plus the ranking inputs. */
 export interface RankableRow extends MemoryWithSourceRow {
@@ -15,12 +18,46 @@ export interface RankableRow extends MemoryWithSourceRow {
   entity_names?: string[] | null;
   embedding?: number[] | null;
   embedding_model?: string | null;
+  /** Stored ranking inputs (analysis.ts); null on rows written before they existed. */
+  terms?: string | null;
+  vector?: string | null;
+  vector_model?: string | null;
+}
+
+/** A passage of the evidence layer as retrieval loads it, with its source event's provenance columns. */
+export interface PassageRow {
+  id: string;
+  source_event_id: string;
+  job_id: string | null;
+  agent_id: string | null;
+  message_index: number;
+  role: string;
+  speaker: string | null;
+  content: string;
+  observed_at: Date | string;
+  created_at: Date | string;
+  terms: string | null;
+  vector: string | null;
+  vector_model: string | null;
+  se_service: string | null;
+  se_event_id: string | null;
+  se_observed_at: Date | string | null;
+  se_received_at: Date | string | null;
+  se_payload_hash: string | null;
+  se_scope: unknown;
+  se_writer_id: string | null;
 }
 
 export interface HotUserSet {
   version: number;
   rows: RankableRow[];
   index: CandidateIndex;
+  /** The memories' contents, by index (value-aware near-duplicate collapse reads them). */
+  memoryTexts: string[];
+  /** The evidence layer: the user's passages, their rendered texts and their index (null: none loaded). */
+  passages: PassageRow[];
+  passageTexts: string[];
+  passageIndex: CandidateIndex | null;
   /** Every entity name of the user's memories, longest first: the names a query can mention. */
   entityNames: Set<string>;
   /** The oldest open review's question; reviews open and close with a version bump. */
@@ -36,7 +73,7 @@ export class HotTier {
   embeddingModel: string | null = null;
 
   constructor(maxMemories = 200_000) {
-    this.cache = new LRUCache<string, HotUserSet>({ maxSize: maxMemories, sizeCalculation: (v) => v.rows.length + 1 });
+    this.cache = new LRUCache<string, HotUserSet>({ maxSize: maxMemories, sizeCalculation: (v) => v.rows.length + v.passages.length + 1 });
   }
 
   /** The user's set if it is still current, else null (and a stale set is dropped). */
@@ -54,7 +91,7 @@ export class HotTier {
   async getOrLoad(
     userId: string,
     version: number,
-    load: () => Promise<{ rows: RankableRow[]; clarificationQuestion: string | null }>,
+    load: () => Promise<{ rows: RankableRow[]; passages?: PassageRow[]; clarificationQuestion: string | null }>,
   ): Promise<{ set: HotUserSet; hit: boolean }> {
     const hit = this.get(userId, version);
     if (hit) return { set: hit, hit: true };
@@ -62,15 +99,22 @@ export class HotTier {
     let pending = this.loading.get(key);
     if (!pending) {
       pending = load()
-        .then((loaded) => this.build(userId, version, loaded.rows, loaded.clarificationQuestion))
+        .then((loaded) => this.build(userId, version, loaded.rows, loaded.clarificationQuestion, loaded.passages ?? []))
         .finally(() => this.loading.delete(key));
       this.loading.set(key, pending);
     }
     return { set: await pending, hit: false };
   }
 
-  build(userId: string, version: number, rows: RankableRow[], clarificationQuestion: string | null = null): HotUserSet {
+  build(
+    userId: string,
+    version: number,
+    rows: RankableRow[],
+    clarificationQuestion: string | null = null,
+    passages: PassageRow[] = [],
+  ): HotUserSet {
     const entityNames = new Set<string>();
+    const vectors = wordVectors();
     const index = buildIndex(
       rows.map((r) => {
         for (const e of r.entity_names ?? []) entityNames.add(e);
@@ -83,11 +127,43 @@ export class HotTier {
           feedbackScore: r.feedback_score ?? 0,
           entities: r.entity_names ?? [],
           embedding: r.embedding && r.embedding_model === this.embeddingModel ? Float32Array.from(r.embedding) : null,
+          sourceEventId: r.source_event_id,
+          messages: Array.isArray(r.message_indices) ? (r.message_indices as number[]) : null,
         };
       }),
       rows.map((r) => r.content),
+      vectors,
+      rows.map(storedAnalysis),
     );
-    const set = { version, rows, index, entityNames, clarificationQuestion };
+    const passageTexts = passages.map((p) => passageText({ role: p.role, speaker: p.speaker, content: p.content, observedAt: p.observed_at }));
+    const passageIndex =
+      passages.length === 0
+        ? null
+        : buildIndex(
+            passages.map((p) => ({
+              id: p.id,
+              category: PASSAGE_CATEGORY,
+              importance: 0,
+              agentId: p.agent_id,
+              createdAt: new Date(p.created_at).getTime(),
+              sourceEventId: p.source_event_id,
+              messages: [p.message_index],
+            })),
+            passages.map((p) => p.content),
+            vectors,
+            passages.map(storedAnalysis),
+          );
+    const set: HotUserSet = {
+      version,
+      rows,
+      index,
+      memoryTexts: rows.map((r) => r.content),
+      passages,
+      passageTexts,
+      passageIndex,
+      entityNames,
+      clarificationQuestion,
+    };
     this.cache.set(userId, set);
     return set;
   }
@@ -104,4 +180,12 @@ export class HotTier {
   clear(): void {
     this.cache.clear();
   }
+}
+
+/** The stored ranking inputs of a row, when they were made by the vectors this process uses. */
+function storedAnalysis(r: { terms?: string | null; vector?: string | null; vector_model?: string | null }): PrecomputedAnalysis {
+  return {
+    terms: r.terms != null ? parseTerms(r.terms) : null,
+    vector: r.vector && r.vector_model === OFFLINE_VECTOR_MODEL ? dequantize(r.vector) : null,
+  };
 }

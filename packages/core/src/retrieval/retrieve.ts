@@ -13,12 +13,12 @@ import type { TenantAuth } from '../tenants/tenants';
 import { findUserWithDomainSchema } from '../users';
 import { openQuestion } from '../conflicts/reviews';
 import { ActivityRecorder } from './activity';
-import { HotTier, type HotUserSet, type RankableRow } from './hot-tier';
+import { HotTier, type HotUserSet, type PassageRow, type RankableRow } from './hot-tier';
 import { buildStudentProfile, learnerSection } from '../domains/edtech';
 import { type SupportEvent, buildCustomerProfile, customerSection, loadSupportEvents } from '../domains/support';
 import { type DomainSection, renderWithSection } from './domain-section';
 import { type ContextFormat, renderContext, renderSnippet } from './render';
-import { type RankFilters, rankCandidates } from './score';
+import { PASSAGE_CATEGORY, type RankFilters, rankLayers } from './score';
 import { announceModeChange, consumeBudget, quotaFields, readQuotaState } from '../quota/usage';
 
 /** DEGRADED_RETRIEVE (docs/quotas.md): at most this many memories, and no call to the embeddings endpoint. */
@@ -52,13 +52,51 @@ export function createRetrievalDeps(
 async function loadActiveMemories(db: Db, tenantId: string, userId: string, withEmbeddings: boolean): Promise<RankableRow[]> {
   return rows<RankableRow>(
     db,
-    sql`SELECT ${sql.raw(MEMORY_WITH_SOURCE_COLUMNS)}, m.feedback_score,
+    sql`SELECT ${sql.raw(MEMORY_WITH_SOURCE_COLUMNS)}, m.feedback_score, m.terms, m.vector, m.vector_model,
           ${withEmbeddings ? sql`m.embedding, m.embedding_model` : sql`NULL AS embedding, NULL AS embedding_model`},
           (SELECT array_agg(e.normalized) FROM memory_entities me JOIN entities e ON e.id = me.entity_id
             WHERE me.memory_id = m.id) AS entity_names
         FROM memories m LEFT JOIN source_events se ON se.id = m.source_event_id
         WHERE m.tenant_id = ${tenantId} AND m.user_id = ${userId} AND m.status = 'active'`,
   );
+}
+
+/**
+ * The user's passages of the evidence layer (docs/evidence-layer.md), with their source events' provenance.
+ * A message that a memory was taken from and that memory is no longer active (superseded in a conflict,
+ * pending a review, deleted, archived) is left out: the memory layer's decision about what was said stands.
+ */
+async function loadPassages(db: Db, tenantId: string, userId: string): Promise<PassageRow[]> {
+  return rows<PassageRow>(
+    db,
+    sql`SELECT p.id, p.source_event_id, p.job_id, p.agent_id, p.message_index, p.role, p.speaker, p.content,
+          p.observed_at, p.created_at, p.terms, p.vector, p.vector_model,
+          se.service AS se_service, se.event_id AS se_event_id, se.observed_at AS se_observed_at,
+          se.received_at AS se_received_at, se.payload_hash AS se_payload_hash, se.scope AS se_scope,
+          se.writer_id AS se_writer_id
+        FROM passages p JOIN source_events se ON se.id = p.source_event_id
+        WHERE p.tenant_id = ${tenantId} AND p.user_id = ${userId}
+          AND NOT EXISTS (
+                SELECT 1 FROM memories m
+                 WHERE m.tenant_id = p.tenant_id AND m.user_id = p.user_id AND m.status <> 'active'
+                   AND m.source_event_id = p.source_event_id AND m.message_indices @> to_jsonb(p.message_index))
+        ORDER BY p.source_event_id, p.message_index, p.part`,
+  );
+}
+
+/** Provenance of a passage: its source event, and the one message it is part of. */
+export function passageProvenance(p: PassageRow): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (p.se_service) out.service = p.se_service;
+  if (p.se_event_id) out.event_id = p.se_event_id;
+  if (p.se_observed_at) out.observed_at = iso(p.se_observed_at);
+  if (p.se_received_at) out.received_at = iso(p.se_received_at);
+  if (p.se_payload_hash) out.payload_hash = p.se_payload_hash;
+  if (p.se_scope && typeof p.se_scope === 'object') out.scope = p.se_scope;
+  if (p.se_writer_id) out.writer_id = p.se_writer_id;
+  out.message_indices = [p.message_index];
+  if (p.job_id) out.job_id = p.job_id;
+  return out;
 }
 
 /** The entity names of the user's memories that the query mentions (word n-grams up to 4 words). */
@@ -106,9 +144,11 @@ export const emptyRetrieveResponse = (requestId: string, now: Date): RetrieveRes
 });
 
 /**
- * Ranks a user's candidate set for a query (hybrid score, near-duplicates collapsed) and renders the result:
- * the response's `data` and the `system_prompt_addition` block within the token budget. Shared by tenant and
- * universal retrieval; `source` gives each memory's `source_event_id` and `provenance`.
+ * Ranks a user's candidate set for a query (both layers, near-duplicates collapsed, docs/evidence-layer.md)
+ * and renders the result: the response's `data` in ranking order, and the `system_prompt_addition` block
+ * within the token budget, memories first and then passages (importance 0: the budget drops them first).
+ * Shared by tenant and universal retrieval (whose sets have no passages); `source` gives each memory's
+ * `source_event_id` and `provenance`. `memoryIndices` are the returned memories' places in `set.rows`.
  */
 export function rankAndRender(
   set: HotUserSet,
@@ -119,24 +159,58 @@ export function rankAndRender(
   source: (row: RankableRow) => Pick<MemorySearchResult, 'source_event_id' | 'provenance'>,
   section: DomainSection | null = null,
 ) {
-  const ranked = rankCandidates(set.index, req.query, filters, req.limit, now.getTime(), {
-    embedding: queryVector,
-    entities: queryEntities(req.query, set.entityNames),
+  const ranked = rankLayers(
+    { memories: set.index, memoryTexts: set.memoryTexts, passages: set.passageIndex },
+    req.query,
+    filters,
+    req.limit,
+    now.getTime(),
+    { embedding: queryVector, entities: queryEntities(req.query, set.entityNames) },
+  );
+  const items = ranked.map((r) => {
+    if (r.layer === 'memory') {
+      const row = set.rows[r.index];
+      const renderable = { id: row.id, content: row.content, category: row.category, importance: row.importance };
+      return {
+        renderable,
+        result: {
+          id: row.id,
+          content: row.content,
+          category: row.category,
+          importance_score: row.importance,
+          last_accessed: iso(row.last_accessed),
+          relevance_score: Math.round(r.relevance * 1e6) / 1e6,
+          context_snippet: renderSnippet(renderable, req.format),
+          ...source(row),
+        } satisfies MemorySearchResult,
+      };
+    }
+    const p = set.passages[r.index];
+    const renderable = { id: p.id, content: set.passageTexts[r.index], category: PASSAGE_CATEGORY, importance: 0 };
+    return {
+      renderable,
+      result: {
+        id: p.id,
+        content: renderable.content,
+        category: PASSAGE_CATEGORY,
+        importance_score: 0,
+        last_accessed: null,
+        relevance_score: Math.round(r.relevance * 1e6) / 1e6,
+        context_snippet: renderSnippet(renderable, req.format),
+        source_event_id: p.source_event_id,
+        provenance: passageProvenance(p),
+      } satisfies MemorySearchResult,
+    };
   });
-  const picked = ranked.map((r) => ({ row: set.rows[r.index], relevance: r.relevance }));
-  const renderable = picked.map(({ row }) => ({ id: row.id, content: row.content, category: row.category, importance: row.importance }));
-  const rendered = renderWithSection((max) => renderContext(renderable, req.format, max), section, req.format, req.context_max_tokens);
-  const data: MemorySearchResult[] = picked.map(({ row, relevance }, i) => ({
-    id: row.id,
-    content: row.content,
-    category: row.category,
-    importance_score: row.importance,
-    last_accessed: iso(row.last_accessed),
-    relevance_score: Math.round(relevance * 1e6) / 1e6,
-    context_snippet: renderSnippet(renderable[i], req.format),
-    ...source(row),
-  }));
-  return { ranked, data, rendered };
+  const block = [...items.filter((x) => x.result.category !== PASSAGE_CATEGORY), ...items.filter((x) => x.result.category === PASSAGE_CATEGORY)];
+  const rendered = renderWithSection(
+    (max) => renderContext(block.map((x) => x.renderable), req.format, max),
+    section,
+    req.format,
+    req.context_max_tokens,
+  );
+  const memoryIndices = ranked.filter((r) => r.layer === 'memory').map((r) => r.index);
+  return { ranked, memoryIndices, data: items.map((x) => x.result), rendered };
 }
 
 /**
@@ -183,13 +257,14 @@ export async function retrieveMemories(
   const [{ set, hit: fromHotTier }, embedded, supportEvents] = await Promise.all([
     deps.hotTier.getOrLoad(user.id, user.memoryVersion, async () => ({
       rows: await loadActiveMemories(deps.db, auth.tenantId, user.id, Boolean(deps.embeddings)),
+      passages: await loadPassages(deps.db, auth.tenantId, user.id),
       clarificationQuestion: await openQuestion(deps.db, auth.tenantId, user.id),
     })),
     degraded ? { vector: null, degraded: true } : embedQuery(deps, req.query),
     user.domainSchema === 'customer_support' ? loadSupportEvents(deps.db, auth.tenantId, user.id, RETRIEVE_SUPPORT_EVENTS) : null,
   ]);
 
-  const { ranked, data, rendered } = rankAndRender(
+  const { memoryIndices, data, rendered } = rankAndRender(
     set,
     degraded ? { ...req, limit: Math.min(req.limit, DEGRADED_RETRIEVE_LIMIT) } : req,
     {
@@ -208,11 +283,11 @@ export async function retrieveMemories(
     retrievalId,
     tenantId: auth.tenantId,
     userId: user.id,
-    memoryIds: data.map((d) => d.id),
+    memoryIds: memoryIndices.map((i) => set.rows[i].id),
     format: req.format,
     at: now,
   });
-  deps.hotTier.noteAccess(set, ranked.map((r) => r.index), now);
+  deps.hotTier.noteAccess(set, memoryIndices, now);
 
   return {
     ...base,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildIndex, rankCandidates } from './score';
+import { PASSAGE_CATEGORY, buildIndex, rankCandidates, rankLayers, valuesOf } from './score';
 import { type WordVectors, wordVectors } from './word-vectors';
 import { analyze } from './text';
 
@@ -46,17 +46,36 @@ describe('rankCandidates', () => {
     expect(rankCandidates(idx, 'where does the user live?', {}, 10, NOW)[0].index).toBe(1);
   });
 
-  it('orders by importance when nothing matches, and returns every candidate up to the limit', () => {
-    const r = rankCandidates(idx, 'xyzzy', {}, 10, NOW);
-    expect(r.map((x) => x.index)).toEqual([0, 1, 2, 3]);
-    expect(rankCandidates(idx, 'xyzzy', {}, 2, NOW).map((x) => x.index)).toEqual([0, 1]);
+  it('returns nothing for a query nothing matches: importance never pads the result (the relevance floor)', () => {
+    expect(rankCandidates(idx, 'xyzzy', {}, 10, NOW)).toEqual([]);
+    expect(rankCandidates(idx, 'what is the capital of Peru', {}, 10, NOW)).toEqual([]);
+  });
+
+  it('treats a query for what is known in general as matching every memory, by importance', () => {
+    for (const q of ['what do you know about the user?', 'Tell me everything you remember about me', '']) {
+      expect(rankCandidates(idx, q, {}, 10, NOW).map((x) => x.index)).toEqual([0, 1, 2, 3]);
+    }
+    expect(rankCandidates(idx, 'what do you know about cooking?', {}, 10, NOW)).toEqual([]);
+  });
+
+  it('orders the matching memories by importance when they match equally, up to the limit', () => {
+    const all = 'vegetarian lisbon marathon jazz';
+    const r = index([
+      { content: 'The user likes tea.', importance: 0.3 },
+      { content: 'The user likes coffee.', importance: 0.9 },
+      { content: 'The user likes cocoa.', importance: 0.6 },
+    ]);
+    expect(rankCandidates(r, 'what does the user like', {}, 10, NOW).map((x) => x.index)).toEqual([1, 2, 0]);
+    expect(rankCandidates(r, 'what does the user like', {}, 2, NOW).map((x) => x.index)).toEqual([1, 2]);
+    expect(rankCandidates(idx, all, {}, 10, NOW)).toHaveLength(4);
   });
 
   it('applies category, agent and time filters', () => {
-    expect(rankCandidates(idx, 'x', { categories: ['goal'] }, 10, NOW).map((x) => x.index)).toEqual([2]);
-    expect(rankCandidates(idx, 'x', { agentId: 'music-bot' }, 10, NOW).map((x) => x.index)).toEqual([3]);
-    const old = index([{ content: 'old', ageDays: 40 }, { content: 'new', ageDays: 1 }]);
-    expect(rankCandidates(old, 'x', { createdAfter: NOW - 30 * day }, 10, NOW).map((x) => x.index)).toEqual([1]);
+    const all = 'vegetarian lisbon marathon jazz';
+    expect(rankCandidates(idx, all, { categories: ['goal'] }, 10, NOW).map((x) => x.index)).toEqual([2]);
+    expect(rankCandidates(idx, all, { agentId: 'music-bot' }, 10, NOW).map((x) => x.index)).toEqual([3]);
+    const old = index([{ content: 'old tea', ageDays: 40 }, { content: 'new tea', ageDays: 1 }]);
+    expect(rankCandidates(old, 'tea', { createdAfter: NOW - 30 * day }, 10, NOW).map((x) => x.index)).toEqual([1]);
   });
 
   it('prefers recent memories when everything else is equal', () => {
@@ -70,7 +89,22 @@ describe('rankCandidates', () => {
       { content: 'The user lives in Lisbon now.', importance: 0.5 },
       { content: 'The user likes Lisbon.', importance: 0.5 },
     ]);
-    expect(rankCandidates(r, 'where does the user live', {}, 10, NOW).map((x) => x.index)).toEqual([0, 2]);
+    expect(rankCandidates(r, 'where does the user live, and Lisbon', {}, 10, NOW).map((x) => x.index)).toEqual([0, 2]);
+  });
+
+  it('never collapses near-duplicates whose values differ: the difference is the answer', () => {
+    const texts = [
+      'The user keeps 20 dozen fresh brown eggs in the big kitchen fridge at home.',
+      'The user keeps 12 dozen fresh brown eggs in the big kitchen fridge at home.',
+      'The user met Anna at the climbing gym downtown after work on a rainy Tuesday evening.',
+      'The user met Maria at the climbing gym downtown after work on a rainy Tuesday evening.',
+    ];
+    const r = index(texts.map((content) => ({ content })));
+    expect(rankCandidates(r, 'eggs fridge gym met', {}, 10, NOW, {}, texts)).toHaveLength(4);
+    // without the texts the values are unknown and the pairs collapse (they are near-duplicates by stems)
+    expect(rankCandidates(r, 'eggs fridge gym met', {}, 10, NOW)).toHaveLength(2);
+    expect(valuesOf('The user met Anna in May 2023.')).toBe('2023 anna may');
+    expect(valuesOf('Anna is here.')).toBe('');
   });
 
   it('lets feedback and entity matches move a memory up', () => {
@@ -107,13 +141,71 @@ describe('rankCandidates: semantic signal', () => {
   it('finds a memory that shares no word with the query', () => {
     const r = index([{ content: 'The user adopted a puppy.' }, { content: 'The user bought a car.' }], vectors);
     const ranked = rankCandidates(r, 'does the user have a dog?', {}, 10, NOW);
-    expect(ranked[0].index).toBe(0);
-    expect(ranked[0].relevance).toBeGreaterThan(ranked[1].relevance);
+    // the puppy is close enough in meaning to pass the floor; the car is not
+    expect(ranked.map((x) => x.index)).toEqual([0]);
   });
 
   it('has the offline word vectors built (npm run build / turbo run build)', () => {
     expect(vectors?.dimensions).toBe(100);
     expect(vectors?.size).toBeGreaterThan(100_000);
 
+  });
+});
+
+describe('rankLayers: memories and passages together', () => {
+  const memories = buildIndex(
+    [
+      { id: 'm0', category: 'fact', importance: 0.8, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [0] },
+      { id: 'm1', category: 'preference', importance: 0.6, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [2] },
+    ],
+    ['The user lives in Lisbon.', 'The user loves jazz.'],
+    null,
+  );
+  const passages = buildIndex(
+    [
+      { id: 'p0', category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [0] },
+      { id: 'p1', category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [1] },
+      { id: 'p2', category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [1] },
+      { id: 'p3', category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [2] },
+    ],
+    [
+      'I live in Lisbon, near the river.',
+      'To dilute tea tree oil, mix a few drops with a carrier oil such as coconut oil.',
+      'Tea tree oil should never be swallowed.',
+      'I love jazz and go to concerts in Lisbon.',
+    ],
+    null,
+  );
+
+  it('returns a passage no memory covers, with what the assistant said', () => {
+    const r = rankLayers({ memories, passages }, 'how do I dilute tea tree oil', {}, 10, NOW);
+    expect(r[0]).toMatchObject({ layer: 'passage', index: 1 });
+    // one passage per message
+    expect(r.filter((x) => x.layer === 'passage' && (x.index === 1 || x.index === 2))).toHaveLength(1);
+  });
+
+  it('leaves out a passage whose message a returned memory cites; keeps one no ranked memory covers', () => {
+    const r = rankLayers({ memories, passages }, 'where does the user live in Lisbon', {}, 10, NOW);
+    expect(r.map((x) => [x.layer, x.index])).toEqual([
+      ['memory', 0],
+      ['passage', 3],
+    ]);
+  });
+
+  it('lets a ranked memory from the same message stand in for its passage', () => {
+    const r = rankLayers({ memories, passages }, 'jazz concerts', {}, 10, NOW);
+    expect(r.map((x) => [x.layer, x.index])).toEqual([['memory', 1]]);
+  });
+
+  it("keeps passages out when the categories filter does not name 'conversation', and alone when it does", () => {
+    expect(rankLayers({ memories, passages }, 'tea tree oil', { categories: ['fact'] }, 10, NOW)).toEqual([]);
+    const only = rankLayers({ memories, passages }, 'tea tree oil Lisbon', { categories: [PASSAGE_CATEGORY] }, 10, NOW);
+    expect(only.length).toBeGreaterThan(0);
+    expect(only.every((x) => x.layer === 'passage')).toBe(true);
+  });
+
+  it('treats limit as a maximum and returns nothing for an unrelated query', () => {
+    expect(rankLayers({ memories, passages }, 'lisbon jazz tea oil', {}, 2, NOW)).toHaveLength(2);
+    expect(rankLayers({ memories, passages }, 'quantum chromodynamics', {}, 10, NOW)).toEqual([]);
   });
 });

@@ -1,33 +1,87 @@
 /**
- * Exact hybrid ranking over one user's candidate set (no approximate index: every memory is scored).
+ * Exact hybrid ranking over one user's candidate set (no approximate index: every item is scored), in two
+ * layers (docs/evidence-layer.md): the extracted memories and the passages of what was said.
  *
- *   relevance = 0.5 × lexical + 0.25 × semantic + 0.1 × importance + 0.05 × recency + 0.05 × entity
- *               + feedback
+ *   memory  = 0.5 × lexical + 0.25 × semantic + 0.1 × importance + 0.05 × recency + 0.05 × entity + feedback
+ *   passage = 0.5 × lexical + 0.25 × semantic + 0.05 × recency + 0.05 × entity + 0.1 (passage bias)
  *
- * lexical: BM25 over the user's memories (Snowball stems), mapped into [0, 1) by s / (s + 2);
+ * lexical: BM25 within the item's own layer (Snowball stems), mapped into [0, 1) by s / (s + saturation);
  * semantic: cosine (clamped at 0) between sentence vectors: the configured embeddings model's when the
- *   memory and the query both have one, else the offline word vectors (word-vectors.ts);
- * importance: the memory's current importance (lifecycle-adjusted, docs/lifecycle.md);
+ *   item and the query both have one, else the offline vectors stored with the item;
+ * importance: the memory's current importance (lifecycle-adjusted, docs/lifecycle.md); passages have none,
+ *   and the bias puts a passage that matches as well as a memory level with a memory of middling importance;
  * recency: halves every 90 days; entity: the share of the entities named in the query that the memory is
  *   linked to (compositional pass); feedback: 0.05 × tanh(feedback_score), from retrieval feedback.
+ *
+ * Relevance floor: an item is a candidate only when it shares a stem with the query, is linked to an entity
+ * the query names, or its semantic similarity reaches RELEVANCE_FLOOR. Importance and recency order what
+ * matches; they never make an unrelated item match, so an unrelated query returns nothing. A general query
+ * ("what do you know about the user?") matches every memory (isGeneralQuery).
  */
-import { termFrequencies } from './text';
+import { contentWords, termFrequencies } from './text';
 import { type WordVectors, cosine, wordVectors } from './word-vectors';
 
-export const RANKING = {
+export interface LayerWeights {
+  lexicalWeight: number;
+  semanticWeight: number;
+  importanceWeight: number;
+  recencyWeight: number;
+  entityWeight: number;
+  feedbackWeight: number;
+  /** Added to every matching item of the layer. */
+  bias: number;
+  /** s / (s + saturation) maps an unbounded BM25 score into [0, 1). */
+  lexicalSaturation: number;
+}
+
+export const MEMORY_WEIGHTS: LayerWeights = {
   lexicalWeight: 0.5,
   semanticWeight: 0.25,
   importanceWeight: 0.1,
   recencyWeight: 0.05,
   entityWeight: 0.05,
   feedbackWeight: 0.05,
+  bias: 0,
+  lexicalSaturation: 2,
+};
+
+export const PASSAGE_WEIGHTS: LayerWeights = {
+  lexicalWeight: 0.5,
+  semanticWeight: 0.25,
+  importanceWeight: 0,
+  recencyWeight: 0.05,
+  entityWeight: 0.05,
+  feedbackWeight: 0,
+  bias: 0.1,
+  lexicalSaturation: 4,
+};
+
+export const RANKING = {
+  ...MEMORY_WEIGHTS,
   /** BM25 parameters. */
   k1: 1.2,
   b: 0.75,
-  /** s / (s + saturation) maps an unbounded BM25 score into [0, 1). */
-  lexicalSaturation: 2,
   recencyHalfLifeDays: 90,
 } as const;
+
+/**
+ * The least semantic similarity that makes an item match a query it shares no stem or entity with: for the
+ * offline word vectors (unrelated sentences reach ~0.45 there) and for a configured embeddings model.
+ */
+export const RELEVANCE_FLOOR = { offline: 0.6, embedding: 0.45 } as const;
+
+/**
+ * Words that ask for what is known in general rather than about something ("what do you know about me?",
+ * "tell me everything you remember about the user", or an empty query): such a query matches every memory,
+ * ordered by importance, and no passage.
+ */
+const GENERAL_WORDS = new Set(
+  'know knows known tell anything everything something info information details detail profile remember remembered summary summarize summarise background context facts fact memory memories please'.split(' '),
+);
+
+export function isGeneralQuery(query: string): boolean {
+  return contentWords(query).every((w) => GENERAL_WORDS.has(w));
+}
 
 export interface IndexedMemory {
   id: string;
@@ -41,8 +95,11 @@ export interface IndexedMemory {
   entities?: string[];
   /** The configured embeddings model's vector, when there is one. */
   embedding?: Float32Array | null;
-  /** Offline sentence vector (word vectors), computed when the index is built. */
+  /** Offline sentence vector: stored with the item, else computed when the index is built. */
   vector: Float32Array | null;
+  /** The source event the item came from and the message indices it cites (passages: exactly one). */
+  sourceEventId?: string | null;
+  messages?: readonly number[] | null;
   /** term -> frequency */
   terms: Map<string, number>;
   length: number;
@@ -69,25 +126,40 @@ export interface CandidateIndex {
   };
 }
 
+/** What was computed when the item was written (analysis.ts); absent parts are computed here. */
+export interface PrecomputedAnalysis {
+  terms?: { terms: Map<string, number>; length: number } | null;
+  vector?: Float32Array | null;
+}
+
 export function buildIndex(
   memories: Omit<IndexedMemory, 'terms' | 'length' | 'vector'>[],
   contents: string[],
   vectors: WordVectors | null = wordVectors(),
+  stored: readonly (PrecomputedAnalysis | undefined)[] = [],
 ): CandidateIndex {
   const indexed: IndexedMemory[] = [];
   const postings = new Map<string, number[]>();
   let total = 0;
   memories.forEach((m, i) => {
-    const terms = termFrequencies(contents[i]);
+    const pre = stored[i];
+    let terms: Map<string, number>;
     let length = 0;
-    for (const [t, n] of terms) {
-      length += n;
+    if (pre?.terms) {
+      terms = pre.terms.terms;
+      length = pre.terms.length;
+    } else {
+      terms = termFrequencies(contents[i]);
+      for (const n of terms.values()) length += n;
+    }
+    for (const t of terms.keys()) {
       const list = postings.get(t);
       if (list) list.push(i);
       else postings.set(t, [i]);
     }
     total += length;
-    indexed.push({ ...m, vector: vectors?.embed(contents[i]) ?? null, terms, length });
+    const vector = pre?.vector && (!vectors || pre.vector.length === vectors.dimensions) ? pre.vector : (vectors?.embed(contents[i]) ?? null);
+    indexed.push({ ...m, vector, terms, length });
   });
   const n = indexed.length;
   const dims = vectors?.dimensions ?? 0;
@@ -161,20 +233,38 @@ export function bm25Top(idx: CandidateIndex, query: string, k: number): Ranked[]
 
 /**
  * Two memories say nearly the same thing: their stem sets overlap by Jaccard ≥ 0.8, or by ≥ 0.5 with
- * sentence vectors at cosine ≥ 0.95. The lower-ranked one is left out of the results (it stays stored).
+ * sentence vectors at cosine ≥ 0.95, and they carry the same values: memories whose numbers or capitalised
+ * names differ ("20 dozen eggs" / "12 dozen eggs", "met Anna" / "met Maria") are never collapsed, since the
+ * difference is the answer. The lower-ranked one is left out of the results (it stays stored).
  */
 export const NEAR_DUPLICATE = { jaccard: 0.8, jaccardWithVectors: 0.5, cosine: 0.95 } as const;
 
-export function nearDuplicate(a: IndexedMemory, b: IndexedMemory): boolean {
+/** The numbers and capitalised words (not sentence-initial) of a text: the values a near-duplicate must share. */
+export function valuesOf(text: string): string {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?<![\p{L}\p{N}])(\p{N}+(?:[.,:]\p{N}+)*|\p{Lu}[\p{L}'’-]*)/gu)) {
+    const word = m[0];
+    const start = m.index ?? 0;
+    if (/^\p{Lu}/u.test(word) && (start === 0 || /[.!?]\s*$/u.test(text.slice(0, start)))) continue;
+    if (word === 'I' || word === 'The') continue;
+    out.push(word.toLowerCase());
+  }
+  return out.sort().join(' ');
+}
+
+export function nearDuplicate(a: IndexedMemory, b: IndexedMemory, aText?: string, bText?: string): boolean {
   let shared = 0;
   for (const t of a.terms.keys()) if (b.terms.has(t)) shared++;
   const union = a.terms.size + b.terms.size - shared;
   const jaccard = union === 0 ? 1 : shared / union;
-  if (jaccard >= NEAR_DUPLICATE.jaccard) return true;
-  return jaccard >= NEAR_DUPLICATE.jaccardWithVectors && a.vector !== null && b.vector !== null && cosine(a.vector, b.vector) >= NEAR_DUPLICATE.cosine;
+  const similar =
+    jaccard >= NEAR_DUPLICATE.jaccard ||
+    (jaccard >= NEAR_DUPLICATE.jaccardWithVectors && a.vector !== null && b.vector !== null && cosine(a.vector, b.vector) >= NEAR_DUPLICATE.cosine);
+  if (!similar) return false;
+  return aText === undefined || bText === undefined || valuesOf(aText) === valuesOf(bText);
 }
 
-/** The best `limit` memories, near-duplicates of better-ranked ones collapsed. */
+/** The best `limit` memories, near-duplicates of better-ranked ones collapsed (one layer). */
 export function rankCandidates(
   idx: CandidateIndex,
   query: string,
@@ -182,20 +272,94 @@ export function rankCandidates(
   limit: number,
   now: number,
   signals: QuerySignals = {},
+  texts?: readonly string[],
 ): Ranked[] {
-  const pool = scoreCandidates(idx, query, filters, limit * 2 + 5, now, signals);
+  const pool = scoreCandidates(idx, MEMORY_WEIGHTS, query, filters, limit * 2 + 5, now, signals);
   const out: Ranked[] = [];
   for (const r of pool) {
     if (out.length === limit) break;
     const m = idx.memories[r.index];
-    if (out.some((o) => nearDuplicate(idx.memories[o.index], m))) continue;
+    if (out.some((o) => nearDuplicate(idx.memories[o.index], m, texts?.[o.index], texts?.[r.index]))) continue;
     out.push(r);
+  }
+  return out;
+}
+
+export interface LayeredRanked extends Ranked {
+  layer: 'memory' | 'passage';
+}
+
+/** The category a passage has in filters and results. */
+export const PASSAGE_CATEGORY = 'conversation';
+
+/**
+ * Both layers ranked together, best first, at most `limit` items: each layer scored with its own BM25 and
+ * weights, then merged by relevance. Near-duplicate memories collapse as in `rankCandidates`. A passage is
+ * left out when a returned memory already cites its message; when a memory from the passage's message is
+ * among the ranked candidates, that memory takes the passage's place (the fact, stated about the user, is
+ * what the agent needs; the passage is the evidence). One passage per message.
+ */
+export function rankLayers(
+  layers: { memories: CandidateIndex; memoryTexts?: readonly string[]; passages: CandidateIndex | null },
+  query: string,
+  filters: RankFilters,
+  limit: number,
+  now: number,
+  signals: QuerySignals = {},
+): LayeredRanked[] {
+  const pool = limit * 2 + 5;
+  const mem = scoreCandidates(layers.memories, MEMORY_WEIGHTS, query, filters, pool, now, signals);
+  const wantPassages =
+    layers.passages && !isGeneralQuery(query) && (!filters.categories?.length || filters.categories.includes(PASSAGE_CATEGORY));
+  const pas = wantPassages && layers.passages ? scoreCandidates(layers.passages, PASSAGE_WEIGHTS, query, { ...filters, categories: undefined }, pool, now, signals) : [];
+  const memIdx = layers.memories;
+  const texts = layers.memoryTexts;
+  const key = (event: string | null | undefined, message: number) => `${event ?? ''}#${message}`;
+  // the best-ranked memory candidate of each cited message, to stand in for that message's passage
+  const memoryOfMessage = new Map<string, Ranked>();
+  for (const r of mem) {
+    const m = memIdx.memories[r.index];
+    for (const i of m.messages ?? []) {
+      const k = key(m.sourceEventId, i);
+      if (!memoryOfMessage.has(k)) memoryOfMessage.set(k, r);
+    }
+  }
+  const out: LayeredRanked[] = [];
+  const pickedMemories = new Set<number>();
+  const coveredMessages = new Set<string>();
+  const pickMemory = (r: Ranked, relevance: number): boolean => {
+    if (pickedMemories.has(r.index)) return false;
+    const m = memIdx.memories[r.index];
+    for (const o of pickedMemories) if (nearDuplicate(memIdx.memories[o], m, texts?.[o], texts?.[r.index])) return false;
+    pickedMemories.add(r.index);
+    for (const i of m.messages ?? []) coveredMessages.add(key(m.sourceEventId, i));
+    out.push({ layer: 'memory', index: r.index, relevance });
+    return true;
+  };
+  let a = 0;
+  let b = 0;
+  while (out.length < limit && (a < mem.length || b < pas.length)) {
+    const takeMemory = b >= pas.length || (a < mem.length && mem[a].relevance >= pas[b].relevance);
+    if (takeMemory) {
+      pickMemory(mem[a], mem[a].relevance);
+      a++;
+      continue;
+    }
+    const r = pas[b++];
+    const p = layers.passages!.memories[r.index];
+    const k = key(p.sourceEventId, p.messages?.[0] ?? -1);
+    if (coveredMessages.has(k)) continue;
+    const standIn = memoryOfMessage.get(k);
+    if (standIn && pickMemory(standIn, Math.max(standIn.relevance, r.relevance))) continue;
+    coveredMessages.add(k);
+    out.push({ layer: 'passage', index: r.index, relevance: r.relevance });
   }
   return out;
 }
 
 function scoreCandidates(
   idx: CandidateIndex,
+  w: LayerWeights,
   query: string,
   filters: RankFilters,
   limit: number,
@@ -205,10 +369,13 @@ function scoreCandidates(
   const n = idx.memories.length;
   const { columns } = idx;
   const relevance = bm25Scores(idx, query);
+  // which items match the query at all (the relevance floor); a general query matches everything
+  const matched = new Uint8Array(n).fill(isGeneralQuery(query) ? 1 : 0);
   // lexical, mapped into [0, 1)
   for (let i = 0; i < n; i++) {
     const s = relevance[i];
-    relevance[i] = s > 0 ? RANKING.lexicalWeight * (s / (s + RANKING.lexicalSaturation)) : 0;
+    if (s > 0) matched[i] = 1;
+    relevance[i] = s > 0 ? w.lexicalWeight * (s / (s + w.lexicalSaturation)) : 0;
   }
   // semantic: the configured model's vectors where both sides have one, else the offline vectors
   const queryVector = idx.vectors?.embed(query) ?? null;
@@ -217,14 +384,18 @@ function scoreCandidates(
   for (let i = 0; i < n; i++) {
     const m = idx.memories[i];
     let semantic = 0;
-    if (useEmbedding && m.embedding && m.embedding.length === useEmbedding.length) semantic = cosine(useEmbedding, m.embedding);
-    else if (queryVector && columns.hasVector[i]) {
+    let floor: number = RELEVANCE_FLOOR.offline;
+    if (useEmbedding && m.embedding && m.embedding.length === useEmbedding.length) {
+      semantic = cosine(useEmbedding, m.embedding);
+      floor = RELEVANCE_FLOOR.embedding;
+    } else if (queryVector && columns.hasVector[i]) {
       const off = i * dims;
       for (let d = 0; d < dims; d++) semantic += queryVector[d] * columns.vectors[off + d];
     }
-    if (semantic > 0) relevance[i] += RANKING.semanticWeight * semantic;
+    if (semantic >= floor) matched[i] = 1;
+    if (semantic > 0) relevance[i] += w.semanticWeight * semantic;
   }
-  // entity matches: only the memories linked to an entity the query names
+  // entity matches: only the items linked to an entity the query names
   const queryEntities = signals.entities?.length ? signals.entities : null;
   if (queryEntities) {
     for (let i = 0; i < n; i++) {
@@ -232,21 +403,27 @@ function scoreCandidates(
       if (!linked?.length) continue;
       let hits = 0;
       for (const e of queryEntities) if (linked.includes(e)) hits++;
-      if (hits) relevance[i] += (RANKING.entityWeight * hits) / queryEntities.length;
+      if (hits) {
+        matched[i] = 1;
+        relevance[i] += (w.entityWeight * hits) / queryEntities.length;
+      }
     }
   }
   const decay = Math.LN2 / (RANKING.recencyHalfLifeDays * 86_400_000);
+  const feedbackScale = w.feedbackWeight / MEMORY_WEIGHTS.feedbackWeight;
   for (let i = 0; i < n; i++) {
     relevance[i] +=
-      RANKING.importanceWeight * columns.importance[i] +
-      RANKING.recencyWeight * Math.exp(-Math.max(0, now - columns.createdAt[i]) * decay) +
-      columns.feedback[i];
+      w.bias +
+      w.importanceWeight * columns.importance[i] +
+      w.recencyWeight * Math.exp(-Math.max(0, now - columns.createdAt[i]) * decay) +
+      feedbackScale * columns.feedback[i];
   }
   const categories = filters.categories?.length ? new Set(filters.categories) : null;
   const filtered = categories !== null || Boolean(filters.agentId) || filters.createdAfter !== undefined;
   // the best `limit`, kept in a list sorted best first (limit is small: at most 2 × 50 + 5)
   const top: Ranked[] = [];
   for (let i = 0; i < n; i++) {
+    if (!matched[i]) continue;
     const r = relevance[i];
     if (top.length === limit && !better(idx, r, i, top[limit - 1])) continue;
     if (filtered) {

@@ -10,6 +10,14 @@ export const externalUserId = z
 
 export const memoryCategory = z.enum(MEMORY_CATEGORIES).meta({ id: 'MemoryCategory', description: 'Memory category.' });
 
+/**
+ * A category a tenant retrieve can filter on: the memory categories, and `conversation` for passages of the
+ * evidence layer (what was said, docs/evidence-layer.md).
+ */
+export const retrieveCategory = z
+  .enum([...MEMORY_CATEGORIES, 'conversation'])
+  .meta({ id: 'RetrieveCategory', description: 'A memory category, or `conversation` for passages of what was said.' });
+
 export const jsonObject = (maxBytes: number, what: string) =>
   z
     .record(z.string(), z.unknown())

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { externalUserId, jsonObject, memoryCategory, requestMeta } from './common';
+import { externalUserId, jsonObject, memoryCategory, requestMeta, retrieveCategory } from './common';
 import { findSecrets, looksLikeSecret } from '../ingestion/secrets';
 import { LIMITS } from './limits';
 import { PLAN_IDS } from '../quota/plans';
@@ -173,7 +173,7 @@ export const retrieveRequest = z
     external_user_id: externalUserId,
     query: z.string().max(LIMITS.queryChars, `must be at most ${LIMITS.queryChars} characters`),
     limit: z.number().int().min(1).max(LIMITS.retrieveLimitMax).default(LIMITS.retrieveLimitDefault),
-    categories: z.array(memoryCategory).min(1).optional(),
+    categories: z.array(retrieveCategory).min(1).optional(),
     agent_id: z.string().min(1).max(LIMITS.agentIdChars).nullish(),
     time_filter_days: z.number().int().min(1).max(LIMITS.timeFilterDaysMax).nullish(),
     format: z.enum(['bullets', 'json', 'xml']).default('bullets'),

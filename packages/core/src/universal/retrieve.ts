@@ -76,7 +76,7 @@ export async function retrieveUniversalMemories(
     embedQuery(deps, req.query),
     grantedQuestion(deps.db, auth.passportUserId, categories),
   ]);
-  const { ranked, data, rendered } = rankAndRender(set, req, { categories }, embedded.vector, now, (row) => ({
+  const { memoryIndices, data, rendered } = rankAndRender(set, req, { categories }, embedded.vector, now, (row) => ({
     source_event_id: null,
     provenance: universalProvenance(row, auth.agent.id),
   }));
@@ -87,7 +87,7 @@ export async function retrieveUniversalMemories(
       .update(universalMemories)
       .set({ accessCount: sql`${universalMemories.accessCount} + 1`, lastAccessed: now })
       .where(inArray(universalMemories.id, data.map((d) => d.id)));
-    deps.hotTier.noteAccess(set, ranked.map((r) => r.index), now);
+    deps.hotTier.noteAccess(set, memoryIndices, now);
   }
   return {
     ...base,

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { passageText, splitMessage, splitPassages } from './passages';
+
+describe('splitMessage', () => {
+  it('keeps a short message whole', () => {
+    expect(splitMessage('I adopted a beagle last week. His name is Toby!')).toEqual(['I adopted a beagle last week. His name is Toby!']);
+  });
+
+  it('cuts a long message at sentence ends, never above the word limit', () => {
+    const sentence = (i: number) => `Step ${i} is to water the tomato seedlings gently in the morning.`; // 12 words
+    const text = Array.from({ length: 25 }, (_, i) => sentence(i)).join(' ');
+    const parts = splitMessage(text, 50);
+    expect(parts.length).toBe(7);
+    for (const p of parts) {
+      expect(p.split(/\s+/).length).toBeLessThanOrEqual(50);
+      expect(p).toMatch(/\.$/);
+    }
+    expect(parts.join(' ')).toBe(text);
+  });
+
+  it('cuts a sentence longer than the limit by words, and treats line breaks as ends', () => {
+    const long = Array.from({ length: 130 }, (_, i) => `w${i}`).join(' ');
+    expect(splitMessage(long, 60).map((p) => p.split(' ').length)).toEqual([60, 60, 10]);
+    expect(splitMessage('- milk\n- eggs\n\n- bread', 120)).toEqual(['- milk - eggs - bread']);
+  });
+});
+
+describe('splitPassages', () => {
+  it('indexes user and assistant messages with their index and part, not system messages', () => {
+    const p = splitPassages([
+      { role: 'system', content: 'You are helpful.' },
+      { role: 'user', content: 'How do I dilute tea tree oil?' },
+      { role: 'assistant', content: 'Mix two drops with a teaspoon of carrier oil.' },
+      { role: 'user', name: 'Maria', content: '   ' },
+    ]);
+    expect(p).toEqual([
+      { messageIndex: 1, part: 0, role: 'user', speaker: null, content: 'How do I dilute tea tree oil?' },
+      { messageIndex: 2, part: 0, role: 'assistant', speaker: null, content: 'Mix two drops with a teaspoon of carrier oil.' },
+    ]);
+  });
+});
+
+describe('passageText', () => {
+  const at = new Date('2023-05-21T19:50:00Z');
+  it('says who said it and when, in quotes', () => {
+    expect(passageText({ role: 'assistant', speaker: null, content: 'Use a 5 % dilution.', observedAt: at })).toBe(
+      'On 21 May 2023 the assistant said: "Use a 5 % dilution."',
+    );
+    expect(passageText({ role: 'user', speaker: null, content: 'I finished the book.', observedAt: at })).toBe(
+      'On 21 May 2023 the user said: "I finished the book."',
+    );
+    expect(passageText({ role: 'user', speaker: 'Maria', content: 'Hi!', observedAt: at.toISOString() })).toBe('On 21 May 2023 Maria said: "Hi!"');
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * The evidence layer's unit (docs/evidence-layer.md): what one speaker said in one message, cut at sentence
+ * ends into passages of at most PASSAGE_MAX_WORDS words, so a long assistant answer is found by the part that
+ * matches the query rather than drowned by the rest. Pure functions; the extraction job stores the result.
+ */
+import type { ConversationMessage } from '../messages';
+
+export const PASSAGE_MAX_WORDS = 120;
+
+export interface PassageDraft {
+  messageIndex: number;
+  part: number;
+  role: 'user' | 'assistant';
+  speaker: string | null;
+  content: string;
+}
+
+/** Sentences of a text: ends at . ! ? or a line break, keeping the punctuation. */
+function sentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?…])\s+|\n+/u)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+const wordCount = (s: string) => (s.match(/\S+/g) ?? []).length;
+
+/** Cuts one message into passages: whole sentences while they fit; a longer sentence is cut by words. */
+export function splitMessage(text: string, maxWords = PASSAGE_MAX_WORDS): string[] {
+  const out: string[] = [];
+  let current: string[] = [];
+  let words = 0;
+  const flush = () => {
+    if (current.length) out.push(current.join(' '));
+    current = [];
+    words = 0;
+  };
+  for (const sentence of sentences(text)) {
+    const n = wordCount(sentence);
+    if (n > maxWords) {
+      flush();
+      const tokens = sentence.split(/\s+/);
+      for (let i = 0; i < tokens.length; i += maxWords) out.push(tokens.slice(i, i + maxWords).join(' '));
+      continue;
+    }
+    if (words + n > maxWords) flush();
+    current.push(sentence);
+    words += n;
+  }
+  flush();
+  return out;
+}
+
+/** Every user and assistant message of a conversation as passages (system and tool messages are not evidence). */
+export function splitPassages(messages: readonly ConversationMessage[], maxWords = PASSAGE_MAX_WORDS): PassageDraft[] {
+  const out: PassageDraft[] = [];
+  messages.forEach((m, messageIndex) => {
+    if (m.role !== 'user' && m.role !== 'assistant') return;
+    splitMessage(m.content, maxWords).forEach((content, part) => {
+      out.push({ messageIndex, part, role: m.role as 'user' | 'assistant', speaker: m.name ?? null, content });
+    });
+  });
+  return out;
+}
+
+const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/**
+ * A passage as retrieval returns and renders it: who said it and when, then the words in quotes, e.g.
+ * `On 21 May 2023 the assistant said: "Dilute tea tree oil to 5 %…"`. What the assistant said is attributed to
+ * the assistant, never stated as a fact about the user.
+ */
+export function passageText(p: { role: string; speaker: string | null; content: string; observedAt: Date | string }): string {
+  const at = p.observedAt instanceof Date ? p.observedAt : new Date(p.observedAt);
+  const who = p.role === 'assistant' ? 'the assistant' : p.speaker ? p.speaker : 'the user';
+  const when = Number.isNaN(at.getTime()) ? '' : `On ${DATE.format(at)} `;
+  const said = `${when}${who} said: "${p.content}"`;
+  return when ? said : said.charAt(0).toUpperCase() + said.slice(1);
+}

@@ -1,0 +1,80 @@
+/**
+ * The evidence layer over real HTTP on both engines (docs/evidence-layer.md): what was said — the
+ * assistant's advice included — is retrievable later with provenance to its message; an unrelated query
+ * gets nothing (no padding); the `categories` filter treats passages as `conversation`.
+ */
+import { describe, expect, it } from 'vitest';
+import { servers, tenantApi } from './client';
+
+const ADVICE = [
+  { role: 'user', content: 'My scalp has been itchy for a week. What can I do about it?' },
+  {
+    role: 'assistant',
+    content:
+      'You could try tea tree oil, but never put it on undiluted. Dilute it first: mix two or three drops with a teaspoon of coconut oil, then massage it in and rinse after ten minutes.',
+  },
+  { role: 'user', content: 'Thanks, I will try that tonight.' },
+];
+
+describe.each(servers())('evidence layer on $name', (server) => {
+  it('returns advice the assistant gave, as what the assistant said, with provenance to its message', async () => {
+    const api = await tenantApi(server);
+    expect((await api.post('/v1/tenant/service-writers', { service_key: 'chat', display_name: 'Chat', authority_rules: { default_priority: 100 } })).status).toBe(201);
+    const add = await api.post('/v1/memories/add', {
+      external_user_id: 'ev1',
+      messages: ADVICE,
+      source: { service: 'chat', event_id: 'ev1-s1', observed_at: '2026-05-21T19:50:00Z' },
+    });
+    expect(add.status).toBe(200);
+    const job = await api.waitForJob(add.body.job_id);
+    expect(job.status).toMatch(/^(completed|processed)$/);
+    expect(job.extraction_metadata.passages_indexed).toBe(3);
+    const other = await api.post('/v1/memories/add', {
+      external_user_id: 'ev1',
+      messages: [{ role: 'user', content: 'I live in Lisbon and I love jazz.' }],
+    });
+    await api.waitForJob(other.body.job_id);
+
+    const r = await api.post('/v1/memories/retrieve', { external_user_id: 'ev1', query: 'what did you tell me about diluting tea tree oil?' });
+    expect(r.status).toBe(200);
+    const advice = r.body.data[0];
+    expect(advice).toMatchObject({
+      category: 'conversation',
+      content: `On 21 May 2026 the assistant said: "${ADVICE[1].content}"`,
+      importance_score: 0,
+      source_event_id: expect.any(String),
+      provenance: { service: 'chat', event_id: 'ev1-s1', message_indices: [1], job_id: add.body.job_id, payload_hash: expect.any(String) },
+    });
+    // the passage is evidence, not a fact about the user, and it is what the block ends with
+    expect(r.body.data.some((m: any) => /Lisbon/.test(m.content))).toBe(false);
+    expect(r.body.system_prompt_addition).toContain('the assistant said: "You could try tea tree oil');
+    expect(r.body.context_token_count).toBeGreaterThan(0);
+    expect(r.body.context_token_count).toBeLessThanOrEqual(500);
+
+    // the categories filter: passages are `conversation`
+    const factsOnly = await api.post('/v1/memories/retrieve', { external_user_id: 'ev1', query: 'tea tree oil', categories: ['fact', 'preference'] });
+    expect(factsOnly.body.data.every((m: any) => m.category !== 'conversation')).toBe(true);
+    const conversationOnly = await api.post('/v1/memories/retrieve', { external_user_id: 'ev1', query: 'tea tree oil', categories: ['conversation'] });
+    expect(conversationOnly.body.data.length).toBeGreaterThan(0);
+    expect(conversationOnly.body.data.every((m: any) => m.category === 'conversation')).toBe(true);
+    // agent_id applies to passages too: nothing of this conversation was said to that agent
+    const otherAgent = await api.post('/v1/memories/retrieve', { external_user_id: 'ev1', query: 'tea tree oil', agent_id: 'coach' });
+    expect(otherAgent.body.data).toEqual([]);
+  });
+
+  it('gives an unrelated query nothing: no padding with memories that do not match', async () => {
+    const api = await tenantApi(server);
+    const add = await api.post('/v1/memories/add', {
+      external_user_id: 'ev2',
+      messages: [{ role: 'user', content: "I'm a vegetarian and I live in Lisbon. I'm training for a marathon in April." }],
+    });
+    await api.waitForJob(add.body.job_id);
+    const related = await api.post('/v1/memories/retrieve', { external_user_id: 'ev2', query: 'where does the user live?' });
+    expect(related.body.data[0].content).toBe('The user lives in Lisbon.');
+    const unrelated = await api.post('/v1/memories/retrieve', { external_user_id: 'ev2', query: 'quantum chromodynamics lecture notes' });
+    expect(unrelated.status).toBe(200);
+    expect(unrelated.body.data).toEqual([]);
+    expect(unrelated.body.system_prompt_addition).toBe('');
+    expect(unrelated.body.context_token_count).toBe(0);
+  });
+});
