@@ -62,6 +62,26 @@ describe.each(servers())('evidence layer on $name', (server) => {
     expect(otherAgent.body.data).toEqual([]);
   });
 
+  it('keeps what was said when the gate finds nothing to extract: a question and the answer it got', async () => {
+    const api = await tenantApi(server);
+    const add = await api.post('/v1/memories/add', {
+      external_user_id: 'ev3',
+      messages: [
+        { role: 'user', content: 'How long should green tea steep?' },
+        { role: 'assistant', content: 'Steep green tea for two to three minutes in water at about 80 degrees Celsius.' },
+      ],
+    });
+    expect(add.body).toMatchObject({ status: 'passthrough', nothing_to_extract: true, job_id: null });
+    const r = await api.post('/v1/memories/retrieve', { external_user_id: 'ev3', query: 'how many minutes to steep green tea' });
+    expect(r.body.data.map((m: any) => [m.category, m.provenance.message_indices[0]]).sort()).toEqual([
+      ['conversation', 0],
+      ['conversation', 1],
+    ]);
+    const answer = r.body.data.find((m: any) => m.provenance.message_indices[0] === 1);
+    expect(answer.content).toMatch(/the assistant said: "Steep green tea for two to three minutes/);
+    expect(await api.get('/v1/memories?external_user_id=ev3')).toMatchObject({ body: { data: { items: [] } } });
+  });
+
   it('gives an unrelated query nothing: no padding with memories that do not match', async () => {
     const api = await tenantApi(server);
     const add = await api.post('/v1/memories/add', {

@@ -5,7 +5,9 @@
  * notification is lost the job row is still there and the embedded runner (or the Inngest re-sender) picks it up.
  */
 import { randomUUID } from 'node:crypto';
-import { type Db, and, eq, rows, sourceEvents, sql } from '@memory/db';
+import { type Db, and, endUsers, eq, rows, sourceEvents, sql } from '@memory/db';
+import { type PassageSource, storePassages } from '../evidence/store';
+import type { ConversationMessage } from '../messages';
 import type { AppConfig } from '../config';
 import { canonicalJson, sha256Hex } from '../crypto';
 import { Errors } from '../errors';
@@ -205,8 +207,19 @@ async function accept(
 
   if (jobId) {
     await deps.queue.enqueue({ jobId, tenantId: auth.tenantId, userId, kind: 'extraction' });
+  } else if (nothing && !passthrough) {
+    // Nothing durable about the user, but what was said (a question and the assistant's answer) is evidence.
+    await indexWithoutJob(db, { tenantId: auth.tenantId, userId, sourceEventId, jobId: null, agentId: body.agent_id ?? null, observedAt: new Date(eventRow.observed_at) }, gate.messages);
   }
   return { httpStatus: 200, body: response, replayed: false };
+}
+
+/** The passages of an event that has no job, and the user's version bump so retrieval sees them. */
+async function indexWithoutJob(db: Db, source: PassageSource, messages: readonly ConversationMessage[]): Promise<void> {
+  await db.transaction(async (tx) => {
+    const stored = await storePassages(tx as unknown as Db, source, messages);
+    if (stored > 0) await tx.update(endUsers).set({ memoryVersion: sql`${endUsers.memoryVersion} + 1` }).where(eq(endUsers.id, source.userId));
+  });
 }
 
 /** An add answer before anything is decided: queued, nothing blocked, no budget (the unlimited plan), normal backlog. */

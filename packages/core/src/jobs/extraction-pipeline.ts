@@ -14,7 +14,6 @@ import {
   extractionJobs,
   memories,
   memoryEntities,
-  passages,
   pendingCandidates,
   reviews,
   serviceWriters,
@@ -28,7 +27,7 @@ import { type Composition, composeMemories } from '../extraction/compose';
 import type { ExtractedMemory, ExtractionResult } from '../extraction/types';
 import type { ConversationMessage } from '../messages';
 import { memoryFingerprint } from '../memories/fingerprint';
-import { splitPassages } from '../evidence/passages';
+import { storePassages } from '../evidence/store';
 import { analyseForIndex } from '../retrieval/analysis';
 import { type MemoryChange, jobEvent, recordMemoryWebhookEvents } from '../webhooks/memory-events';
 import type { WebhookEventInput } from '../webhooks/outbox';
@@ -140,7 +139,14 @@ export async function storeExtractionResult(
       stored.push(id);
     }
     const compositional = await storeComposition(tx as unknown as Db, ctx, result, composed, stored);
-    const passagesIndexed = event && conversation.messages ? await storePassages(tx as unknown as Db, ctx, event, conversation.messages) : 0;
+    const passagesIndexed =
+      event && conversation.messages
+        ? await storePassages(
+            tx as unknown as Db,
+            { tenantId: job.tenantId, userId: job.userId, sourceEventId: event.id, jobId: job.id, agentId: event.agentId, observedAt: event.observedAt },
+            conversation.messages,
+          )
+        : 0;
     if (created + reinforced + passagesIndexed > 0) {
       await tx
         .update(endUsers)
@@ -181,42 +187,6 @@ export async function storeExtractionResult(
   });
 }
 
-/** The conversation's passages, with their stored ranking inputs; a run that repeats writes none twice. */
-async function storePassages(
-  tx: Db,
-  ctx: StoreContext,
-  event: typeof sourceEvents.$inferSelect,
-  messages: readonly ConversationMessage[],
-): Promise<number> {
-  const drafts = splitPassages(messages);
-  let stored = 0;
-  // bounded statements: a long conversation is hundreds of passages
-  for (let i = 0; i < drafts.length; i += 200) {
-    const values = drafts.slice(i, i + 200).map((d) => {
-      const a = analyseForIndex(d.content);
-      return {
-        id: randomUUID(),
-        tenantId: ctx.job.tenantId,
-        userId: ctx.job.userId,
-        sourceEventId: event.id,
-        jobId: ctx.job.id,
-        agentId: event.agentId,
-        messageIndex: d.messageIndex,
-        part: d.part,
-        role: d.role,
-        speaker: d.speaker,
-        content: d.content,
-        observedAt: event.observedAt,
-        terms: a.terms,
-        vector: a.vector,
-        vectorModel: a.vectorModel,
-      };
-    });
-    const inserted = await tx.insert(passages).values(values).onConflictDoNothing().returning({ id: passages.id });
-    stored += inserted.length;
-  }
-  return stored;
-}
 
 type JobRow = typeof extractionJobs.$inferSelect;
 type MemoryRow = typeof memories.$inferSelect;
