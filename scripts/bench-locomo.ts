@@ -15,13 +15,33 @@
  *     questions.
  * Writes bench/results/locomo-<stamp>.json and .md and prints the Markdown table.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { bm25Top, buildIndex } from '../packages/core/src/retrieval/score';
-import { ADMIN_TOKEN, ROOT, type RunningServer, startServer, tempDataDir } from '../tests/integration/server';
-import { fmt, markdownTable, percentile } from './bench-lib';
+import { ROOT } from '../tests/integration/server';
+import {
+  type Api,
+  SERVER_FLAGS_USAGE,
+  type ServerFlags,
+  cliPath,
+  countActiveMemories,
+  fmt,
+  latencyStats,
+  log,
+  type LatencyStats,
+  markdownTable,
+  percentile,
+  positiveInt,
+  readArgs,
+  registerWriter,
+  runContext,
+  runIfMain,
+  serverFlagDefaults,
+  serverFlagHandlers,
+  waitForJobs,
+  withBenchServer,
+  writeReport,
+} from './bench-lib';
 
 // ---------------------------------------------------------------------------------------------------------
 // Data
@@ -150,41 +170,6 @@ function rawTurnRetriever(sessions: Session[]) {
     bm25Top(idx, query, k).map((r) => [turns[r.index].dia_id]);
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// HTTP
-// ---------------------------------------------------------------------------------------------------------
-
-class Api {
-  constructor(
-    readonly baseUrl: string,
-    private readonly auth: string,
-  ) {}
-  async call<T>(method: string, p: string, body?: unknown): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      const res = await fetch(`${this.baseUrl}${p}`, {
-        method,
-        headers: { authorization: this.auth, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      if (res.status === 429 && attempt < 20) {
-        await sleep(Number(res.headers.get('retry-after') ?? 1) * 1000);
-        continue;
-      }
-      if (!res.ok) throw new Error(`${method} ${p} -> ${res.status}: ${text.slice(0, 300)}`);
-      return JSON.parse(text) as T;
-    }
-  }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function createTenant(baseUrl: string, adminToken: string): Promise<string> {
-  const admin = new Api(baseUrl, `Bearer ${adminToken}`);
-  const res = await admin.call<{ data: { api_key: string } }>('POST', '/v1/admin/tenants', { name: `locomo-${Date.now()}` });
-  return res.data.api_key;
-}
-
 interface RetrievedMemory {
   id: string;
   content: string;
@@ -192,115 +177,34 @@ interface RetrievedMemory {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+
+// ---------------------------------------------------------------------------------------------------------
 // Main
 // ---------------------------------------------------------------------------------------------------------
 
-interface Flags {
+interface Flags extends ServerFlags {
   data: string;
-  engine: 'pglite' | 'postgres';
-  pgUrl: string;
   conversations: number | null;
-  out: string;
-  url: string | null;
-  apiKey: string | null;
-  keep: boolean;
 }
 
 const USAGE = `Usage: npm run bench:locomo -- [flags]
   --data <path>          locomo10.json (default ../shared/bench/locomo/locomo10.json)
-  --engine pglite|postgres  database of the server the script starts (default pglite, the embedded default)
-  --pg-url <url>         PostgreSQL admin URL for --engine postgres (a fresh database is created and dropped)
   --conversations <n>    only the first n conversations (development runs)
-  --url <base> --api-key <key>  use a running server instead of starting one
-  --out <dir>            where to write the JSON and Markdown results (default bench/results)
-  --keep                 keep the temporary data directory / database`;
+${SERVER_FLAGS_USAGE}`;
 
 function parseFlags(argv: string[]): Flags {
-  const f: Flags = {
-    data: path.resolve(ROOT, '../shared/bench/locomo/locomo10.json'),
-    engine: 'pglite',
-    pgUrl: 'postgres://postgres@127.0.0.1:5432/postgres',
-    conversations: null,
-    out: 'bench/results',
-    url: null,
-    apiKey: null,
-    keep: false,
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const next = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
-    if (a === '--data') f.data = path.resolve(process.env.INIT_CWD ?? process.cwd(), next());
-    else if (a === '--engine') {
-      const v = next();
-      if (v !== 'pglite' && v !== 'postgres') throw new Error('--engine must be pglite or postgres');
-      f.engine = v;
-    } else if (a === '--pg-url') f.pgUrl = next();
-    else if (a === '--conversations') f.conversations = Number(next());
-    else if (a === '--out') f.out = next();
-    else if (a === '--url') f.url = next().replace(/\/$/, '');
-    else if (a === '--api-key') f.apiKey = next();
-    else if (a === '--keep') f.keep = true;
-    else if (a === '--help' || a === '-h') {
-      console.log(USAGE);
-      process.exit(0);
-    } else throw new Error(`unknown flag ${a}\n\n${USAGE}`);
-  }
-  if (f.url && !f.apiKey) throw new Error('--url needs --api-key');
+  const f: Flags = { ...serverFlagDefaults(), data: path.resolve(ROOT, '../shared/bench/locomo/locomo10.json'), conversations: null };
+  readArgs(
+    argv,
+    {
+      ...serverFlagHandlers(f),
+      '--data': (value) => (f.data = cliPath(value())),
+      '--conversations': (value) => (f.conversations = positiveInt('--conversations', value())),
+    },
+    USAGE,
+  );
   return f;
 }
-
-const log = (msg: string) => console.error(msg);
-
-function gitCommit(): string | null {
-  try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-  } catch {
-    return null;
-  }
-}
-
-async function startOwnServer(flags: Flags): Promise<{ server: RunningServer; cleanup: () => Promise<void> }> {
-  if (!existsSync(path.join(ROOT, 'apps/web/.next/BUILD_ID'))) {
-    log('building the app: npx turbo run build --filter=@memory/web');
-    execFileSync('npx', ['turbo', 'run', 'build', '--filter=@memory/web', '--output-logs=errors-only'], { cwd: ROOT, stdio: 'inherit' });
-  }
-  const env: Record<string, string> = { MEMORY_LOG_LEVEL: 'warn', MEMORY_JOB_POLL_MS: '50' };
-  if (flags.engine === 'pglite') {
-    const dir = tempDataDir();
-    const server = await startServer('pglite', { ...env, MEMORY_DATA_DIR: dir });
-    return {
-      server,
-      cleanup: async () => {
-        await server.stop();
-        if (!flags.keep) rmSync(dir, { recursive: true, force: true });
-        else log(`kept data dir ${dir}`);
-      },
-    };
-  }
-  const { default: postgres } = await import('postgres');
-  const admin = postgres(flags.pgUrl, { max: 1, onnotice: () => {} });
-  const dbName = `memory_locomo_${Date.now()}`;
-  await admin.unsafe(`CREATE DATABASE ${dbName}`);
-  const url = new URL(flags.pgUrl);
-  url.pathname = `/${dbName}`;
-  const server = await startServer('postgres', { ...env, DATABASE_URL: url.toString() });
-  return {
-    server,
-    cleanup: async () => {
-      await server.stop();
-      if (!flags.keep) await admin.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      else log(`kept database ${dbName}`);
-      await admin.end();
-    },
-  };
-}
-
-/** The started server's log, printed when the run fails. */
-let serverOutput: (() => string) | null = null;
 
 async function main(): Promise<number> {
   const flags = parseFlags(process.argv.slice(2));
@@ -309,42 +213,11 @@ async function main(): Promise<number> {
     return 0;
   }
   const samples = (JSON.parse(readFileSync(flags.data, 'utf8')) as Sample[]).slice(0, flags.conversations ?? undefined);
-
-  let baseUrl: string;
-  let apiKey: string;
-  let cleanup = async () => {};
-  if (flags.url) {
-    baseUrl = flags.url;
-    apiKey = flags.apiKey as string;
-  } else {
-    const own = await startOwnServer(flags);
-    serverOutput = () => own.server.output();
-    baseUrl = own.server.baseUrl;
-    cleanup = own.cleanup;
-    apiKey = await createTenant(baseUrl, ADMIN_TOKEN);
-  }
-  const api = new Api(baseUrl, `ApiKey ${apiKey}`);
-  try {
-    return await run(flags, samples, api);
-  } catch (err) {
-    if (serverOutput) process.stderr.write(`--- server log ---\n${serverOutput().slice(-4000)}\n`);
-    throw err;
-  } finally {
-    await cleanup();
-  }
+  return withBenchServer(flags, 'locomo', (api) => run(flags, samples, api));
 }
 
 async function run(flags: Flags, samples: Sample[], api: Api): Promise<number> {
-  // A writer for the benchmark's source events (idempotent across runs against one server).
-  await api
-    .call('POST', '/v1/tenant/service-writers', {
-      service_key: 'locomo',
-      display_name: 'LoCoMo benchmark',
-      authority_rules: { default_priority: 100 },
-    })
-    .catch((err: Error) => {
-      if (!/409/.test(err.message)) throw err;
-    });
+  await registerWriter(api, 'locomo', 'LoCoMo benchmark');
 
   const runTag = Date.now().toString(36);
   const userOf = (s: Sample) => `locomo-${s.sample_id}-${runTag}`;
@@ -369,39 +242,10 @@ async function run(flags: Flags, samples: Sample[], api: Api): Promise<number> {
     }),
   );
   const acceptedMs = performance.now() - ingestStart;
-  const jobStatus: Record<string, number> = {};
-  let memoriesCreated = 0;
-  const pendingBuffered = { buffered: 0, promoted: 0 };
-  for (const id of jobIds) {
-    for (;;) {
-      const job = await api.call<{ data: { status: string; memories_created: number; pending_candidates_buffered: number; pending_candidates_promoted: number } }>(
-        'GET',
-        `/v1/memories/jobs/${id}`,
-      );
-      if (['completed', 'processed', 'failed', 'dead'].includes(job.data.status)) {
-        jobStatus[job.data.status] = (jobStatus[job.data.status] ?? 0) + 1;
-        memoriesCreated += job.data.memories_created;
-        pendingBuffered.buffered += job.data.pending_candidates_buffered;
-        pendingBuffered.promoted += job.data.pending_candidates_promoted;
-        break;
-      }
-      await sleep(100);
-    }
-  }
+  const jobs = await waitForJobs(api, jobIds);
   const ingestMs = performance.now() - ingestStart;
-  log(`ingested in ${fmt(ingestMs / 1000)} s (adds accepted in ${fmt(acceptedMs / 1000)} s); jobs ${JSON.stringify(jobStatus)}; add statuses ${JSON.stringify(statuses)}`);
-
-  // Memories stored per conversation (active ones: what retrieval can return).
-  let memoriesStored = 0;
-  for (const sample of samples) {
-    let cursor: string | null = null;
-    do {
-      const q: string = `/v1/memories?external_user_id=${encodeURIComponent(userOf(sample))}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const page: { data: { items: unknown[]; next_cursor: string | null } } = await api.call('GET', q);
-      memoriesStored += page.data.items.length;
-      cursor = page.data.next_cursor;
-    } while (cursor);
-  }
+  log(`ingested in ${fmt(ingestMs / 1000)} s (adds accepted in ${fmt(acceptedMs / 1000)} s); jobs ${JSON.stringify(jobs.statuses)}; add statuses ${JSON.stringify(statuses)}`);
+  const memoriesStored = await countActiveMemories(api, samples.map(userOf));
 
   // 2. Questions.
   const questions: Question[] = [];
@@ -422,19 +266,31 @@ async function run(flags: Flags, samples: Sample[], api: Api): Promise<number> {
   const service: { category: number; recall: Record<number, number> }[] = [];
   const reference: { category: number; recall: Record<number, number> }[] = [];
   const latencies: number[] = [];
+  // The hot tier is per process and tagged with the user's memory version, so a user's first retrieve after
+  // ingestion loads and indexes its memories (cold) and later ones reuse them (hot).
+  const cold: number[] = [];
+  const hot: number[] = [];
+  const hotTierHits = { cold: 0, hot: 0 };
+  const retrievedUsers = new Set<string>();
   const contextTokens: number[] = [];
   const retrievers = new Map(samples.map((s) => [s.sample_id, rawTurnRetriever(sessionsBySample.get(s.sample_id) ?? [])]));
   const failures: string[] = [];
   for (const q of questions) {
     const sessions = sessionsBySample.get(q.sample) ?? [];
     const bySession = new Map(sessions.map((s) => [s.n, s]));
+    const user = userOf(samples.find((s) => s.sample_id === q.sample) as Sample);
     const t0 = performance.now();
-    const res = await api.call<{ data: RetrievedMemory[] }>('POST', '/v1/memories/retrieve', {
-      external_user_id: userOf(samples.find((s) => s.sample_id === q.sample) as Sample),
+    const res = await api.call<{ data: RetrievedMemory[]; cached: boolean }>('POST', '/v1/memories/retrieve', {
+      external_user_id: user,
       query: q.question,
       limit: 25,
     });
-    latencies.push(performance.now() - t0);
+    const ms = performance.now() - t0;
+    latencies.push(ms);
+    const tier = retrievedUsers.has(user) ? 'hot' : 'cold';
+    (tier === 'hot' ? hot : cold).push(ms);
+    if (res.cached) hotTierHits[tier]++;
+    retrievedUsers.add(user);
     const covered = res.data.map((m) => {
       const ev = /:session_(\d+):/.exec(m.provenance?.event_id ?? '');
       const session = ev ? bySession.get(Number(ev[1])) : undefined;
@@ -450,7 +306,7 @@ async function run(flags: Flags, samples: Sample[], api: Api): Promise<number> {
 
     // What an agent would put in its prompt: the default retrieve (10 memories, 500-token budget).
     const ctx = await api.call<{ context_token_count: number | null }>('POST', '/v1/memories/retrieve', {
-      external_user_id: userOf(samples.find((s) => s.sample_id === q.sample) as Sample),
+      external_user_id: user,
       query: q.question,
     });
     contextTokens.push(ctx.context_token_count ?? 0);
@@ -462,13 +318,11 @@ async function run(flags: Flags, samples: Sample[], api: Api): Promise<number> {
   }
   if (failures.length) log(`${failures.length} retrieved memories without provenance, e.g. ${failures[0]}`);
 
-  latencies.sort((a, b) => a - b);
   contextTokens.sort((a, b) => a - b);
   const result = {
     benchmark: 'locomo',
     date: new Date().toISOString(),
-    commit: gitCommit(),
-    machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version },
+    ...runContext(),
     engine: flags.url ? 'external' : flags.engine,
     conversations: samples.length,
     sessions: [...sessionsBySample.values()].reduce((n, s) => n + s.length, 0),
@@ -476,13 +330,17 @@ async function run(flags: Flags, samples: Sample[], api: Api): Promise<number> {
     questions: questions.length,
     questions_skipped_no_evidence: skippedNoEvidence,
     add_statuses: statuses,
-    jobs: jobStatus,
-    memories_created: memoriesCreated,
+    jobs: jobs.statuses,
+    memories_created: jobs.memoriesCreated,
     memories_stored_active: memoriesStored,
-    pending_candidates: pendingBuffered,
+    pending_candidates: jobs.pending,
     ingestion_seconds: ingestMs / 1000,
     adds_accepted_seconds: acceptedMs / 1000,
-    retrieve_ms: { p50: percentile(latencies, 50), p95: percentile(latencies, 95) },
+    retrieve_ms: latencyStats(latencies),
+    /** cold: each user's first retrieve; hot: the rest. `hot_tier_hits` counts responses with `cached: true`. */
+    retrieve_cold_ms: latencyStats(cold),
+    retrieve_hot_ms: latencyStats(hot),
+    hot_tier_hits: hotTierHits,
     context_tokens_per_answer: {
       mean: contextTokens.reduce((a, b) => a + b, 0) / Math.max(1, contextTokens.length),
       p50: percentile(contextTokens, 50),
@@ -492,14 +350,7 @@ async function run(flags: Flags, samples: Sample[], api: Api): Promise<number> {
     paper_dragon: { raw_turns: { 5: 56.7, 10: 66.2, 25: 76.7 }, observations: { 5: 56.2, 10: 61.3, 25: 67.5 } },
   };
 
-  const md = markdownOf(result);
-  const outDir = path.resolve(ROOT, flags.out);
-  mkdirSync(outDir, { recursive: true });
-  const stamp = result.date.replace(/[:.]/g, '-');
-  writeFileSync(path.join(outDir, `locomo-${stamp}.json`), `${JSON.stringify(result, null, 2)}\n`);
-  writeFileSync(path.join(outDir, `locomo-${stamp}.md`), md);
-  console.log(md);
-  log(`wrote ${path.relative(ROOT, path.join(outDir, `locomo-${stamp}.json`))} and .md`);
+  writeReport(flags.out, 'locomo', result.date, result, markdownOf(result));
   return 0;
 }
 
@@ -516,7 +367,9 @@ type Result = {
   memories_stored_active: number;
   pending_candidates: { buffered: number; promoted: number };
   ingestion_seconds: number;
-  retrieve_ms: { p50: number; p95: number };
+  retrieve_ms: LatencyStats;
+  retrieve_cold_ms: LatencyStats;
+  retrieve_hot_ms: LatencyStats;
   context_tokens_per_answer: { mean: number; p50: number };
   service: Record<string, Scores>;
   reference_bm25_raw_turns: Record<string, Scores>;
@@ -540,7 +393,17 @@ function markdownOf(r: Result): string {
     markdownTable(header, body, [false, true, true, true, true, true, true, true]),
     '',
     markdownTable(
-      ['memories created', 'active memories', 'pending buffered / promoted', 'ingestion (s)', 'retrieve p50 (ms)', 'retrieve p95 (ms)', 'context tokens per answer (mean / p50)'],
+      [
+        'memories created',
+        'active memories',
+        'pending buffered / promoted',
+        'ingestion (s)',
+        'retrieve p50 (ms)',
+        'retrieve p95 (ms)',
+        `cold p50 / p95 (ms, ${r.retrieve_cold_ms.n})`,
+        `hot p50 / p95 (ms, ${r.retrieve_hot_ms.n})`,
+        'context tokens per answer (mean / p50)',
+      ],
       [
         [
           String(r.memories_created),
@@ -549,22 +412,16 @@ function markdownOf(r: Result): string {
           fmt(r.ingestion_seconds),
           fmt(r.retrieve_ms.p50),
           fmt(r.retrieve_ms.p95),
+          `${fmt(r.retrieve_cold_ms.p50)} / ${fmt(r.retrieve_cold_ms.p95)}`,
+          `${fmt(r.retrieve_hot_ms.p50)} / ${fmt(r.retrieve_hot_ms.p95)}`,
           `${fmt(r.context_tokens_per_answer.mean, 0)} / ${fmt(r.context_tokens_per_answer.p50, 0)}`,
         ],
       ],
-      [true, true, true, true, true, true, true],
+      [true, true, true, true, true, true, true, true, true],
     ),
     '',
   ];
   return lines.join('\n');
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  main().then(
-    (code) => process.exit(code),
-    (err) => {
-      console.error(err instanceof Error ? err.message : err);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.filename, main);

@@ -1,0 +1,414 @@
+/**
+ * `npm run bench:longmemeval -- --data /tmp/lme/s [--limit N] [--engine pglite|postgres] [--concurrency N]`
+ *
+ * LongMemEval retrieval benchmark through the public HTTP API of the built app (`next start`), on the
+ * development half unpacked from ../shared/bench/longmemeval-dev (README there):
+ *  1. one fresh end user per non-abstention question; each haystack session, in date order, is one add
+ *     (longmemeval.ts planAdds: real roles, `observed_at` = the session's date, an opaque event id); users
+ *     are ingested `--concurrency` at a time, then every extraction job is awaited;
+ *  2. each question is retrieved once with limit 50 (cold: the user's first retrieve), twice more the same
+ *     way (hot), and once with the defaults (context tokens); every item's provenance is mapped back to the
+ *     haystack (event id -> session, message_indices -> turns);
+ *  3. recall_all / recall_any / covered fraction at k = 5, 10, 25, 50 at session and turn level, and the
+ *     answer-words rate at k = 10, per question type and overall, for the service and, in the same run, for
+ *     BM25 over rounds (a user turn with the assistant turns after it).
+ * Writes bench/results/longmemeval-<stamp>.json and .md and prints the Markdown tables.
+ */
+import { existsSync } from 'node:fs';
+import { sha256Hex } from '../packages/core/src/crypto';
+import * as bench from './bench-lib';
+import {
+  ANSWER_WORDS_K,
+  type AddPlan,
+  type GroupScores,
+  KS,
+  type LmeQuestion,
+  type PlannedAdd,
+  type QuestionScores,
+  SHORT_ANSWER_WORDS,
+  aggregate,
+  answerTerms,
+  answerWordsFound,
+  coverageOfItem,
+  evidenceOf,
+  loadQuestions,
+  planAdds,
+  roundRetriever,
+  scoreRanking,
+} from './longmemeval';
+
+interface Flags extends bench.ServerFlags {
+  data: string | null;
+  limit: number | null;
+  concurrency: number;
+}
+
+const USAGE = `Usage: npm run bench:longmemeval -- --data <dir> [flags]
+  --data <dir>           the unpacked LongMemEval files (tar xzf ../shared/bench/longmemeval-dev/s.tar.gz -C /tmp/lme)
+  --limit <n>            only n questions, taking each question type in turn (development runs)
+  --concurrency <n>      end users ingested at the same time (default 4)
+${bench.SERVER_FLAGS_USAGE}`;
+
+function parseFlags(argv: string[]): Flags {
+  const f: Flags = { ...bench.serverFlagDefaults(), data: null, limit: null, concurrency: 4 };
+  bench.readArgs(
+    argv,
+    {
+      ...bench.serverFlagHandlers(f),
+      '--data': (value) => (f.data = bench.cliPath(value())),
+      '--limit': (value) => (f.limit = bench.positiveInt('--limit', value())),
+      '--concurrency': (value) => (f.concurrency = bench.positiveInt('--concurrency', value())),
+    },
+    USAGE,
+  );
+  return f;
+}
+
+async function main(): Promise<number> {
+  const flags = parseFlags(process.argv.slice(2));
+  if (!flags.data || !existsSync(flags.data)) {
+    console.log(
+      `LongMemEval data not found${flags.data ? ` at ${flags.data}` : ''}: skipping (unpack ../shared/bench/longmemeval-dev/s.tar.gz and pass --data <dir>).`,
+    );
+    return 0;
+  }
+  const { questions, abstentionLeftOut } = loadQuestions(flags.data, flags.limit);
+  return bench.withBenchServer(flags, 'longmemeval', (api) => run(flags, questions, abstentionLeftOut, api));
+}
+
+interface RetrievedItem {
+  content: string;
+  category: string;
+  provenance: { event_id?: string; message_indices?: number[] } | null;
+}
+
+interface RetrieveResponse {
+  data: RetrievedItem[];
+  cached: boolean;
+  context_token_count: number | null;
+}
+
+/** Runs `fn` over `items`, at most `limit` at a time. */
+async function forEachLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+interface Ingested {
+  statuses: Record<string, number>;
+  /** Event id -> add status (`queued`, or why not), to tell whether an evidence session was kept out. */
+  statusOf: Map<string, string>;
+  jobIds: string[];
+  /** Adds the API refused (kept going: one bad session should not end a long run). */
+  errors: string[];
+}
+
+async function ingest(api: bench.Api, plans: { user: string; plan: AddPlan }[], concurrency: number): Promise<Ingested> {
+  const out: Ingested = { statuses: {}, statusOf: new Map(), jobIds: [], errors: [] };
+  await forEachLimit(plans, concurrency, async ({ user, plan }) => {
+    for (const add of plan.adds) {
+      try {
+        const res = await api.call<{ job_id: string | null; status: string }>('POST', '/v1/memories/add', {
+          external_user_id: user,
+          messages: add.messages,
+          source: { service: 'longmemeval', event_id: add.eventId, observed_at: add.observedAt },
+        });
+        out.statuses[res.status] = (out.statuses[res.status] ?? 0) + 1;
+        out.statusOf.set(add.eventId, res.status);
+        if (res.job_id) out.jobIds.push(res.job_id);
+      } catch (err) {
+        out.errors.push(err instanceof Error ? err.message : String(err));
+        out.statusOf.set(add.eventId, 'error');
+      }
+    }
+  });
+  return out;
+}
+
+const retrieve = (api: bench.Api, body: Record<string, unknown>) => api.call<RetrieveResponse>('POST', '/v1/memories/retrieve', body);
+
+async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const t0 = performance.now();
+  const value = await fn();
+  return [value, performance.now() - t0];
+}
+
+/** One question: its retrieves, their latencies, and the service's and the reference's scores. */
+interface Asked {
+  service: QuestionScores & { questionId: string };
+  reference: QuestionScores;
+  coldMs: number;
+  coldCached: boolean;
+  hotMs: number[];
+  hotCached: number;
+  contextTokens: number;
+  /** The category of each item of the limit-50 retrieve, in rank order. */
+  categories: string[];
+  /** Items whose provenance does not lead to one of this question's sessions. */
+  unmapped: number;
+}
+
+async function ask(api: bench.Api, { q, user, plan }: { q: LmeQuestion; user: string; plan: AddPlan }): Promise<Asked> {
+  // Nothing has retrieved this user since ingestion, so the first retrieve loads its memories into the hot tier.
+  const body = { external_user_id: user, query: q.question, limit: 50 };
+  const [res, coldMs] = await timed(() => retrieve(api, body));
+  const hotMs: number[] = [];
+  let hotCached = 0;
+  for (let i = 0; i < 2; i++) {
+    const [again, ms] = await timed(() => retrieve(api, body));
+    hotMs.push(ms);
+    if (again.cached) hotCached++;
+  }
+  // What an agent would put in its prompt: the default retrieve (10 items, 500-token budget).
+  const ctx = await retrieve(api, { external_user_id: user, query: q.question });
+
+  const byEvent = new Map<string, PlannedAdd>(plan.adds.map((a) => [a.eventId, a]));
+  const coverage = res.data.map((item) => coverageOfItem(item.provenance, byEvent));
+  const evidence = evidenceOf(q);
+  const terms = answerTerms(q.answer);
+  const rounds = roundRetriever(q)(q.question, Math.max(...KS));
+  return {
+    service: {
+      questionId: q.question_id,
+      type: q.question_type,
+      ...scoreRanking(
+        coverage.map((c) => c ?? { sessions: [], turns: [] }),
+        evidence,
+      ),
+      answerWords: answerWordsFound(
+        terms,
+        res.data.slice(0, ANSWER_WORDS_K).map((i) => i.content),
+      ),
+    },
+    reference: {
+      type: q.question_type,
+      ...scoreRanking(
+        rounds.map((r) => r.coverage),
+        evidence,
+      ),
+      answerWords: answerWordsFound(
+        terms,
+        rounds.slice(0, ANSWER_WORDS_K).map((r) => r.text),
+      ),
+    },
+    coldMs,
+    coldCached: res.cached,
+    hotMs,
+    hotCached,
+    contextTokens: ctx.context_token_count ?? 0,
+    categories: res.data.map((i) => i.category),
+    unmapped: coverage.filter((c) => c === null).length,
+  };
+}
+
+async function run(flags: Flags, questions: LmeQuestion[], abstentionLeftOut: number, api: bench.Api): Promise<number> {
+  await bench.registerWriter(api, 'longmemeval', 'LongMemEval benchmark');
+  const runTag = Date.now().toString(36);
+  const plans = questions.map((q) => {
+    const user = `lme-${sha256Hex(`${q.question_id}\n${runTag}`).slice(0, 16)}`;
+    return { q, user, plan: planAdds(q, user) };
+  });
+  const adds = plans.reduce((n, p) => n + p.plan.adds.length, 0);
+  const messages = plans.reduce((n, p) => n + p.plan.messages, 0);
+
+  // 1. Ingest.
+  bench.log(`ingesting ${questions.length} questions' haystacks: ${adds} adds, ${messages} messages, ${flags.concurrency} users at a time`);
+  const ingestStart = performance.now();
+  const ingested = await ingest(api, plans, flags.concurrency);
+  const acceptedMs = performance.now() - ingestStart;
+  const jobs = await bench.waitForJobs(api, ingested.jobIds);
+  const ingestMs = performance.now() - ingestStart;
+  bench.log(`ingested in ${bench.fmt(ingestMs / 1000)} s (adds accepted in ${bench.fmt(acceptedMs / 1000)} s); jobs ${JSON.stringify(jobs.statuses)}; add statuses ${JSON.stringify(ingested.statuses)}`);
+  if (ingested.errors.length) bench.log(`${ingested.errors.length} adds refused, e.g. ${ingested.errors[0]}`);
+  const memoriesStored = await bench.countActiveMemories(api, plans.map((p) => p.user));
+  // Evidence sessions the service did not queue for extraction (the gate's `passthrough`/`L2`, or an error).
+  const evidenceNotQueued: Record<string, number> = {};
+  for (const { q, plan } of plans) {
+    const evidence = evidenceOf(q).sessions;
+    for (const add of plan.adds) {
+      const status = ingested.statusOf.get(add.eventId) ?? 'not sent';
+      if (evidence.has(add.session) && status !== 'queued') evidenceNotQueued[status] = (evidenceNotQueued[status] ?? 0) + 1;
+    }
+  }
+
+  // 2. Retrieve and score, one question at a time (nothing else runs: the latencies are the service's own).
+  const asked: Asked[] = [];
+  for (const [n, p] of plans.entries()) {
+    if (n % 25 === 0) bench.log(`retrieving ${n + 1}/${plans.length}`);
+    asked.push(await ask(api, p));
+  }
+  const unmapped = asked.reduce((n, a) => n + a.unmapped, 0);
+  const categories: Record<string, number> = {};
+  for (const c of asked.flatMap((a) => a.categories)) categories[c] = (categories[c] ?? 0) + 1;
+  const contextTokens = asked.map((a) => a.contextTokens).sort((a, b) => a - b);
+  const itemsReturned = asked.map((a) => a.categories.length);
+  if (unmapped) bench.log(`${unmapped} retrieved items whose provenance does not map to a haystack session`);
+
+  const result = {
+    benchmark: 'longmemeval',
+    setting: 's',
+    date: new Date().toISOString(),
+    ...bench.runContext(),
+    engine: flags.url ? 'external' : flags.engine,
+    concurrency: flags.concurrency,
+    questions: questions.length,
+    abstention_left_out: abstentionLeftOut,
+    sessions: questions.reduce((n, q) => n + q.haystack_sessions.length, 0),
+    adds,
+    messages_sent: messages,
+    messages_dropped_empty: plans.reduce((n, p) => n + p.plan.droppedEmpty, 0),
+    messages_cut: plans.reduce((n, p) => n + p.plan.cut, 0),
+    add_statuses: ingested.statuses,
+    evidence_adds_not_queued: evidenceNotQueued,
+    add_errors: { count: ingested.errors.length, examples: ingested.errors.slice(0, 5) },
+    jobs: jobs.statuses,
+    memories_created: jobs.memoriesCreated,
+    memories_stored_active: memoriesStored,
+    passages_indexed: jobs.passagesIndexed,
+    pending_candidates: jobs.pending,
+    ingestion_seconds: ingestMs / 1000,
+    adds_accepted_seconds: acceptedMs / 1000,
+    messages_per_second: messages / (ingestMs / 1000),
+    /** cold: each user's first retrieve after ingestion; hot: the same query twice more. `cached: true` counts. */
+    retrieve_cold_ms: bench.latencyStats(asked.map((a) => a.coldMs)),
+    retrieve_hot_ms: bench.latencyStats(asked.flatMap((a) => a.hotMs)),
+    hot_tier_hits: { cold: asked.filter((a) => a.coldCached).length, hot: asked.reduce((n, a) => n + a.hotCached, 0) },
+    items_returned_at_limit_50: { mean: itemsReturned.reduce((a, b) => a + b, 0) / Math.max(1, itemsReturned.length), min: Math.min(...itemsReturned) },
+    retrieved_categories: categories,
+    unmapped_items: unmapped,
+    context_tokens_per_answer: {
+      mean: contextTokens.reduce((a, b) => a + b, 0) / Math.max(1, contextTokens.length),
+      p50: bench.percentile(contextTokens, 50),
+    },
+    answer_words: { k: ANSWER_WORDS_K, max_content_words: SHORT_ANSWER_WORDS },
+    service: aggregate(asked.map((a) => a.service)),
+    reference_bm25_rounds: aggregate(asked.map((a) => a.reference)),
+    per_question: asked.map((a) => ({
+      question_id: a.service.questionId,
+      type: a.service.type,
+      items: a.categories.length,
+      service: { turn_all: a.service.turn.recall_all, session_all: a.service.session.recall_all, answer_words: a.service.answerWords },
+      bm25_rounds: { turn_all: a.reference.turn.recall_all, session_all: a.reference.session.recall_all, answer_words: a.reference.answerWords },
+    })),
+  };
+  bench.writeReport(flags.out, 'longmemeval', result.date, result, markdownOf(result));
+  return 0;
+}
+
+type Result = {
+  date: string;
+  commit: string | null;
+  machine: { cpus: number; cpu: string; node: string };
+  engine: string;
+  questions: number;
+  abstention_left_out: number;
+  sessions: number;
+  adds: number;
+  messages_sent: number;
+  messages_dropped_empty: number;
+  messages_cut: number;
+  add_statuses: Record<string, number>;
+  evidence_adds_not_queued: Record<string, number>;
+  add_errors: { count: number };
+  memories_created: number;
+  memories_stored_active: number;
+  passages_indexed: number | null;
+  ingestion_seconds: number;
+  messages_per_second: number;
+  retrieve_cold_ms: bench.LatencyStats;
+  retrieve_hot_ms: bench.LatencyStats;
+  hot_tier_hits: { cold: number; hot: number };
+  context_tokens_per_answer: { mean: number; p50: number };
+  unmapped_items: number;
+  service: Record<string, GroupScores>;
+  reference_bm25_rounds: Record<string, GroupScores>;
+};
+
+function markdownOf(r: Result): string {
+  const pct = (x: number | null) => (x === null ? '–' : bench.fmt(100 * x, 1));
+  const types = Object.keys(r.service)
+    .filter((k) => k !== 'overall')
+    .sort();
+  const label = (k: string) => (k === 'overall' ? '**overall**' : k);
+  const recallTable = (level: 'turn' | 'session', metric: 'recall_all' | 'recall_any') =>
+    bench.markdownTable(
+      ['question type', 'questions', ...KS.map((k, i) => (i ? `@${k}` : `service @${k}`)), ...KS.map((k, i) => (i ? `@${k}` : `round BM25 @${k}`))],
+      [...types, 'overall'].map((t) => [
+        label(t),
+        String(r.service[t].n),
+        ...KS.map((k) => pct(r.service[t][level][metric][k])),
+        ...KS.map((k) => pct(r.reference_bm25_rounds[t][level][metric][k])),
+      ]),
+      [false, ...Array<boolean>(1 + 2 * KS.length).fill(true)],
+    );
+  const sections: [string, string][] = [
+    ['Turn level, recall_all (%): every evidence turn (has_answer) is covered by the top k (LongMemEval’s Recall@k)', recallTable('turn', 'recall_all')],
+    ['Turn level, recall_any (%): at least one evidence turn in the top k', recallTable('turn', 'recall_any')],
+    ['Session level, recall_all (%): every evidence session is covered by the top k', recallTable('session', 'recall_all')],
+    ['Session level, recall_any (%)', recallTable('session', 'recall_any')],
+    [
+      `Answer words in the top ${ANSWER_WORDS_K} (%): every content word of a short answer (string, ≤ ${SHORT_ANSWER_WORDS} content words) appears in the retrieved texts`,
+      bench.markdownTable(
+        ['question type', 'short answers', 'service', 'round BM25'],
+        [...types, 'overall'].map((t) => [
+          label(t),
+          String(r.service[t].answer_words_10.eligible),
+          pct(r.service[t].answer_words_10.rate),
+          pct(r.reference_bm25_rounds[t].answer_words_10.rate),
+        ]),
+        [false, true, true, true],
+      ),
+    ],
+    [
+      'Ingestion and retrieval',
+      bench.markdownTable(
+        [
+          'sessions / adds',
+          'messages sent (empty dropped / cut)',
+          'memories created',
+          'active memories',
+          'passages indexed',
+          'ingestion (s)',
+          'messages/s',
+          `cold retrieve p50 / p95 (ms, ${r.retrieve_cold_ms.n})`,
+          `hot retrieve p50 / p95 (ms, ${r.retrieve_hot_ms.n})`,
+          'hot-tier hits cold / hot',
+          'context tokens per answer (mean / p50)',
+        ],
+        [
+          [
+            `${r.sessions} / ${r.adds}`,
+            `${r.messages_sent} (${r.messages_dropped_empty} / ${r.messages_cut})`,
+            String(r.memories_created),
+            String(r.memories_stored_active),
+            r.passages_indexed === null ? 'not reported' : String(r.passages_indexed),
+            bench.fmt(r.ingestion_seconds),
+            bench.fmt(r.messages_per_second),
+            `${bench.fmt(r.retrieve_cold_ms.p50)} / ${bench.fmt(r.retrieve_cold_ms.p95)}`,
+            `${bench.fmt(r.retrieve_hot_ms.p50)} / ${bench.fmt(r.retrieve_hot_ms.p95)}`,
+            `${r.hot_tier_hits.cold} / ${r.hot_tier_hits.hot}`,
+            `${bench.fmt(r.context_tokens_per_answer.mean, 0)} / ${bench.fmt(r.context_tokens_per_answer.p50, 0)}`,
+          ],
+        ],
+        Array<boolean>(11).fill(true),
+      ),
+    ],
+  ];
+  const notQueued = Object.entries(r.evidence_adds_not_queued);
+  const notes = [
+    `Add statuses: ${JSON.stringify(r.add_statuses)}${notQueued.length ? `; evidence-session adds not queued: ${notQueued.map(([s, n]) => `${n} ${s}`).join(', ')}` : ''}.`,
+    r.add_errors.count ? `${r.add_errors.count} adds refused by the API (see add_errors in the JSON).` : '',
+    r.unmapped_items ? `${r.unmapped_items} retrieved items did not map to a haystack session.` : '',
+  ].filter(Boolean);
+  return [
+    `LongMemEval S (development half) retrieval — ${r.date.slice(0, 10)}, commit ${r.commit ?? 'unknown'}, ${r.engine}, ${r.questions} questions (${r.abstention_left_out} abstention left out), ${r.sessions} sessions; ${r.machine.cpus} × ${r.machine.cpu}, Node ${r.machine.node}`,
+    '',
+    ...sections.flatMap(([title, table]) => [title, '', table, '']),
+    ...notes.map((p) => `${p}\n`),
+  ].join('\n');
+}
+
+bench.runIfMain(import.meta.filename, main);
