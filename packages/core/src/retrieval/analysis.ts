@@ -44,11 +44,12 @@ export function quantize(v: Float32Array): string {
 export function dequantize(stored: string): Float32Array | null {
   const buf = Buffer.from(stored, 'base64');
   if (buf.length < 5) return null;
-  const scale = buf.readFloatLE(0);
-  const v = new Float32Array(buf.length - 4);
+  // the scale does not matter for a unit vector: only the int8 components are read
+  const body = new Int8Array(buf.buffer, buf.byteOffset + 4, buf.length - 4);
+  const v = new Float32Array(body.length);
   let norm = 0;
   for (let i = 0; i < v.length; i++) {
-    v[i] = buf.readInt8(4 + i) * scale;
+    v[i] = body[i];
     norm += v[i] * v[i];
   }
   norm = Math.sqrt(norm);

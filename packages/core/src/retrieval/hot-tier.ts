@@ -6,7 +6,6 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { MemoryWithSourceRow } from '../memories/serialize';
-import { passageText } from '../evidence/passages';
 import { OFFLINE_VECTOR_MODEL, dequantize, parseTerms } from './analysis';
 import { type CandidateIndex, PASSAGE_CATEGORY, type PrecomputedAnalysis, buildIndex } from './score';
 import { wordVectors } from './word-vectors';
@@ -54,9 +53,8 @@ export interface HotUserSet {
   index: CandidateIndex;
   /** The memories' contents, by index (value-aware near-duplicate collapse reads them). */
   memoryTexts: string[];
-  /** The evidence layer: the user's passages, their rendered texts and their index (null: none loaded). */
+  /** The evidence layer: the user's passages and their index (null: none loaded). */
   passages: PassageRow[];
-  passageTexts: string[];
   passageIndex: CandidateIndex | null;
   /** Every entity name of the user's memories, longest first: the names a query can mention. */
   entityNames: Set<string>;
@@ -135,7 +133,6 @@ export class HotTier {
       vectors,
       rows.map(storedAnalysis),
     );
-    const passageTexts = passages.map((p) => passageText({ role: p.role, speaker: p.speaker, content: p.content, observedAt: p.observed_at }));
     const passageIndex =
       passages.length === 0
         ? null
@@ -159,7 +156,6 @@ export class HotTier {
       index,
       memoryTexts: rows.map((r) => r.content),
       passages,
-      passageTexts,
       passageIndex,
       entityNames,
       clarificationQuestion,

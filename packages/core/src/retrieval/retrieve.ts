@@ -13,6 +13,7 @@ import type { TenantAuth } from '../tenants/tenants';
 import { findUserWithDomainSchema } from '../users';
 import { openQuestion } from '../conflicts/reviews';
 import { ActivityRecorder } from './activity';
+import { passageText } from '../evidence/passages';
 import { HotTier, type HotUserSet, type PassageRow, type RankableRow } from './hot-tier';
 import { buildStudentProfile, learnerSection } from '../domains/edtech';
 import { type SupportEvent, buildCustomerProfile, customerSection, loadSupportEvents } from '../domains/support';
@@ -65,23 +66,30 @@ async function loadActiveMemories(db: Db, tenantId: string, userId: string, with
  * The user's passages of the evidence layer (docs/evidence-layer.md), with their source events' provenance.
  * A message that a memory was taken from and that memory is no longer active (superseded in a conflict,
  * pending a review, deleted, archived) is left out: the memory layer's decision about what was said stands.
+ * (Filtered here rather than in SQL: a per-passage anti-join costs more than reading the few retired rows.)
  */
 async function loadPassages(db: Db, tenantId: string, userId: string): Promise<PassageRow[]> {
-  return rows<PassageRow>(
-    db,
-    sql`SELECT p.id, p.source_event_id, p.job_id, p.agent_id, p.message_index, p.role, p.speaker, p.content,
-          p.observed_at, p.created_at, p.terms, p.vector, p.vector_model,
-          se.service AS se_service, se.event_id AS se_event_id, se.observed_at AS se_observed_at,
-          se.received_at AS se_received_at, se.payload_hash AS se_payload_hash, se.scope AS se_scope,
-          se.writer_id AS se_writer_id
-        FROM passages p JOIN source_events se ON se.id = p.source_event_id
-        WHERE p.tenant_id = ${tenantId} AND p.user_id = ${userId}
-          AND NOT EXISTS (
-                SELECT 1 FROM memories m
-                 WHERE m.tenant_id = p.tenant_id AND m.user_id = p.user_id AND m.status <> 'active'
-                   AND m.source_event_id = p.source_event_id AND m.message_indices @> to_jsonb(p.message_index))
-        ORDER BY p.source_event_id, p.message_index, p.part`,
-  );
+  const [all, retired] = await Promise.all([
+    rows<PassageRow>(
+      db,
+      sql`SELECT p.id, p.source_event_id, p.job_id, p.agent_id, p.message_index, p.role, p.speaker, p.content,
+            p.observed_at, p.created_at, p.terms, p.vector, p.vector_model,
+            se.service AS se_service, se.event_id AS se_event_id, se.observed_at AS se_observed_at,
+            se.received_at AS se_received_at, se.payload_hash AS se_payload_hash, se.scope AS se_scope,
+            se.writer_id AS se_writer_id
+          FROM passages p JOIN source_events se ON se.id = p.source_event_id
+          WHERE p.tenant_id = ${tenantId} AND p.user_id = ${userId}`,
+    ),
+    rows<{ source_event_id: string; message_indices: unknown }>(
+      db,
+      sql`SELECT source_event_id, message_indices FROM memories
+          WHERE tenant_id = ${tenantId} AND user_id = ${userId} AND status <> 'active' AND source_event_id IS NOT NULL`,
+    ),
+  ]);
+  if (retired.length === 0) return all;
+  const gone = new Set<string>();
+  for (const r of retired) if (Array.isArray(r.message_indices)) for (const i of r.message_indices) gone.add(`${r.source_event_id}#${i}`);
+  return all.filter((p) => !gone.has(`${p.source_event_id}#${p.message_index}`));
 }
 
 /** Provenance of a passage: its source event, and the one message it is part of. */
@@ -186,7 +194,7 @@ export function rankAndRender(
       };
     }
     const p = set.passages[r.index];
-    const renderable = { id: p.id, content: set.passageTexts[r.index], category: PASSAGE_CATEGORY, importance: 0 };
+    const renderable = { id: p.id, content: passageText({ role: p.role, speaker: p.speaker, content: p.content, observedAt: p.observed_at }), category: PASSAGE_CATEGORY, importance: 0 };
     return {
       renderable,
       result: {
