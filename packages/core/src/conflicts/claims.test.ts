@@ -14,6 +14,15 @@ describe('detectClaim', () => {
     ['The user is 34 years old.', 'age', '34', '34'],
     ["The user's name is Ana.", 'name', 'ana', 'Ana'],
     ['The user is from Brazil.', 'hometown', 'brazil', 'Brazil'],
+    // the asides and times the built-in extractor writes do not change the claim
+    ['The user lives in Porto (as of 21 May 2023).', 'residence', 'porto', 'Porto'],
+    ['The user currently lives in Madrid (as of 1 May 2024).', 'residence', 'madrid', 'Madrid'],
+    ['The user is vegan (as of 3 June 2023).', 'diet', 'vegan', 'vegan'],
+    ['The user moved to Porto (in reply to the assistant: "Where to?").', 'residence', 'porto', 'Porto'],
+    ['The user just moved to Porto in April 2023.', 'residence', 'porto', 'Porto'],
+    ['The user actually moved to Porto.', 'residence', 'porto', 'Porto'],
+    ['In 2021, the user moved to New York City.', 'residence', 'new york city', 'New York City'],
+    ['The user moved to Porto the week before 8 May 2023.', 'residence', 'porto', 'Porto'],
   ])('%s -> %s = %s', (content, subject, value, display) => {
     expect(detectClaim(content)).toEqual({ subject, value, display });
   });

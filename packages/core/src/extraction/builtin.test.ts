@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConversationMessage } from '../messages';
+import { detectClaim } from '../conflicts/claims';
 import { BuiltinExtractor, extractMemories } from './builtin';
 import type { ExtractionResult } from './types';
 
@@ -172,8 +173,8 @@ describe('extractMemories: skipping', () => {
     expect(r.metadata.skipped.transient).toBe(5);
   });
 
-  it('keeps "currently" as durable', () => {
-    expect(contents(run('I currently live in Madrid.'))).toEqual(['The user currently lives in Madrid.']);
+  it('keeps "currently" as durable, dated by the conversation', () => {
+    expect(contents(run('I currently live in Madrid.'))).toEqual(['The user currently lives in Madrid (as of 1 May 2024).']);
   });
 
   it('skips sentences without a first-person subject and very short ones', () => {
@@ -208,10 +209,11 @@ describe('extractMemories: harder inputs', () => {
     expect(contents(run('I feel anxious in crowds.', "I'm so bored lol"))).toEqual(['The user feels anxious in crowds.']);
   });
 
-  it('skips conditional and subordinate clauses instead of mistaking them for questions', () => {
+  it('keeps a subordinate opening in front instead of mistaking it for a question', () => {
     const r = run('When I travel, I always bring my camera.');
-    expect(r.memories).toHaveLength(0);
-    expect(r.metadata.skipped.no_self_reference).toBe(1);
+    expect(contents(r)).toEqual(["When the user travels, the user always brings the user's camera."]);
+    expect(r.memories[0].category).toBe('procedure');
+    expect(r.metadata.skipped.question).toBeUndefined();
   });
 
   it('skips statements addressed to the assistant and requests', () => {
@@ -362,5 +364,22 @@ describe('extractMemories: what later questions need', () => {
 
   it('splits compound statements of a named speaker', () => {
     expect(contents(talk(['Jon', "I'm a vegetarian and I live in Lisbon."]))).toEqual(['Jon is a vegetarian.', 'Jon lives in Lisbon.']);
+  });
+});
+
+describe('extractMemories: a move is the current residence', () => {
+  it('"actually I moved to Porto" is a residence claim that can replace "lives in Lisbon"', () => {
+    const lisbon = run('I live in Lisbon.').memories[0];
+    const porto = run('actually I moved to Porto').memories[0];
+    expect(porto.content).toBe('The user moved to Porto.');
+    expect(detectClaim(lisbon.content)).toMatchObject({ subject: 'residence', value: 'lisbon' });
+    expect(detectClaim(porto.content)).toMatchObject({ subject: 'residence', value: 'porto' });
+  });
+
+  it('with its time, a recent move is still the residence; a planned one is not', () => {
+    const moved = run('I just moved to Porto two weeks ago.').memories[0];
+    expect(moved.content).toBe('The user just moved to Porto around 17 April 2024.');
+    expect(detectClaim(moved.content)).toMatchObject({ subject: 'residence', value: 'porto' });
+    expect(detectClaim(run("I'm moving to Porto next month.").memories[0].content)).toBeNull();
   });
 });

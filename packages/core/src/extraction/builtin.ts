@@ -3,8 +3,13 @@
  * deterministic, no external services and no NLP libraries.
  *
  * Pipeline: user messages → sentences (. ! ? newlines) → clauses (", and I", " and I ", "; ",
- * " but I ", comma splices that start a new first-person subject) → skip filters → third-person
- * rewrite ("I'm a vegetarian" → "The user is a vegetarian.") → category, importance, confidence.
+ * " but I ", comma splices that start a new first-person or "we" subject, a question's statement part,
+ * a leading "As a nurse," role) → openers set aside (fillers, topics, scenes: disclosures.ts) → pronouns
+ * resolved (pronouns.ts) → skip filters → present time anchored (now.ts) → third-person rewrite
+ * ("I'm a vegetarian" → "The user is a vegetarian.") → category, importance, confidence. A skipped
+ * question or request still gives what it states on the side (disclosures.ts), and a short fragment
+ * answering the assistant's question about the user is kept with that question (answers.ts).
+ * The rules and their causes: docs/memory-model.md, "The built-in extractor".
  *
  * Category rules (first match wins, checked on the normalised clause):
  *
@@ -63,15 +68,24 @@ import {
   REL_SUBJECT,
   SMALL_TALK_WORDS,
   TRAILING_FILLER,
-  TRANSIENT_JUST,
-  TRANSIENT_MOOD,
-  TRANSIENT_STATE,
-  TRANSIENT_TIME,
   ABBREVIATION_END,
 } from './lexicon';
 import { resolveRelativeDates } from './dates';
+import { answerMemory, isShortAnswer, questionAboutUser } from './answers';
+import {
+  CONDITIONAL_FRAME,
+  LEADING_FRAME,
+  LEADING_FRAME_NO_COMMA,
+  LEADING_TOPIC,
+  embeddedStatements,
+  plainRequest,
+  questionSpeaksOfUser,
+  roleOf,
+} from './disclosures';
 import { nounPhrases } from './entities';
-import { AMBIGUOUS_PAST, PRE_VERB_ADVERBS, isPastForm, renameUser, rewriteLater, toThirdPerson } from './third-person';
+import { DAY_WORD, LEADING_NOW, anchorNow, isMomentary, withAsOf } from './now';
+import { type Antecedent, GENERIC_WE, mentions, resolvePronoun, rewriteWe, weSubject } from './pronouns';
+import { AMBIGUOUS_PAST, PRE_VERB_ADVERBS, isPastForm, renameUser, rewriteLater, toAddressee, toThirdPerson } from './third-person';
 import type { ExtractedMemory, ExtractionInput, ExtractionProvider, ExtractionResult } from './types';
 
 export type SkipReason =
@@ -121,13 +135,23 @@ export function splitSentences(content: string): Sentence[] {
   return out;
 }
 
-const SUBJ = String.raw`(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|im|ive|my)\b(?!\.)`;
+const SUBJ = String.raw`(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|im|ive|my|we|we're|we’re|we've|we’ve|our)\b(?!\.)`;
 /** ", and I" / " and I " / " but I " / ", so I" / comma splice ", I …". */
 const CLAUSE_BOUNDARY = new RegExp(String.raw`\s*,?\s+(?:and|but|so|and also|but also|plus)\s+(?=${SUBJ})|\s*,\s+(?=${SUBJ})`, 'gi');
 const SEMICOLON = /\s*;\s+/;
-/** Inside a question sentence: ", what should I cook?" starts the question part. */
-const QUESTION_BOUNDARY =
-  /\s*,\s*(?=(?:so |and |but )?(?:can|could|would|will|what|whats|what's|how|why|when|where|who|which|do|does|did|is|are|should|any|thoughts|ideas)\b)/i;
+/**
+ * Inside a question sentence the question part starts at a comma, a dash, a colon or a semicolon before a
+ * question word (", what should I cook?", " — what are the differences?"), or at "but/so/and" before one
+ * ("I'm thinking of getting a puppy but is it a good idea?"); what comes before is a statement.
+ */
+const QUESTION_WORDS = String.raw`(?:can|could|would|will|what|whats|what's|how|why|when|where|who|which|do|does|did|is|are|should|any|thoughts|ideas|(?:have|had|were|was|don't|didn't|aren't|isn't|wasn't) (?:you|it|anyone|there)\b)\b`;
+const QUESTION_BOUNDARY = new RegExp(
+  String.raw`\s*(?:,|;|:|\s[-–—]+|[–—])\s*(?=(?:so |and |but )?${QUESTION_WORDS})|\s+(?=(?:so|and|but) (?:can|could|would|what|how|which|is|are|do|does|should)\b)|` +
+    String.raw`\s*,?\s+(?=(?:and|but|so) (?:i )?(?:was|am|i'm|i’m) (?:just )?(?:wondering|curious|hoping you)\b)`,
+  'i',
+);
+/** A second verb with the subject left out: "I'm exhausted today, just got back from a 10K" → "I just got back …". */
+const ELLIPSIS = /,\s+(?:and\s+)?(?=(?:just|also|then|recently|finally)\s+([a-z]+)\b)/gi;
 const MY_HAS_VERB =
   /\b(?:is|are|was|were|has|had|have|lives|live|works|work|loves|likes|died|passed|got|gets|goes|went|does|did|will|can|'s)\b/i;
 
@@ -138,18 +162,37 @@ interface Clause {
 
 function leftAllowsSplit(left: string, comma: boolean): boolean {
   const l = left.trim().replace(LEADING_FILLER, '');
-  const startsFirst = FIRST_PERSON_START.test(l);
-  const startsMy = /^(?:my|me and)\b/i.test(l);
-  if (startsMy) return MY_HAS_VERB.test(l.replace(/^my\s+\S+/i, ''));
+  const startsFirst = FIRST_PERSON_START.test(l) || /^(?:we|we're|we've)\b/i.test(l);
+  const startsMy = /^(?:my|our|me and)\b/i.test(l);
+  if (startsMy) return MY_HAS_VERB.test(l.replace(/^(?:my|our)\s+\S+/i, ''));
   if (startsFirst) return l.split(/\s+/).length >= 2;
   if (comma) return false;
   return l.split(/\s+/).length >= 3;
 }
 
+function splitEllipsis(text: string): string[] {
+  if (!FIRST_PERSON_START.test(text.replace(LEADING_FILLER, ''))) return [text];
+  const out: string[] = [];
+  let start = 0;
+  let subject = '';
+  ELLIPSIS.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = ELLIPSIS.exec(text))) {
+    if (!isPastForm(m[1])) continue;
+    out.push(subject + text.slice(start, m.index));
+    start = m.index + m[0].length;
+    subject = 'I ';
+  }
+  out.push(subject + text.slice(start));
+  return out;
+}
+
 export function splitClauses(sentence: Sentence): Clause[] {
   const parts: string[] = [];
   let questionTail: string | null = null;
-  let body = sentence.text;
+  // "As a nurse, how can I …" / "As someone who loves hiking, I …": the role is a statement of its own
+  const role = roleOf(sentence.text.replace(LEADING_FILLER, ''));
+  let body = role ? role.rest : sentence.text;
   if (sentence.question) {
     const m = QUESTION_BOUNDARY.exec(body);
     if (m) {
@@ -172,7 +215,11 @@ export function splitClauses(sentence: Sentence): Clause[] {
     }
     parts.push(semi.slice(start));
   }
-  const clauses: Clause[] = parts.map((t) => t.trim()).filter(Boolean).map((text) => ({ text, question: false }));
+  const clauses: Clause[] = role ? [{ text: role.statement, question: false }] : [];
+  for (const part of parts) {
+    const t = part.trim();
+    if (t) for (const piece of splitEllipsis(t)) clauses.push({ text: piece, question: false });
+  }
   if (questionTail !== null) clauses.push({ text: questionTail.trim(), question: true });
   else if (sentence.question && clauses.length > 0) clauses[clauses.length - 1].question = true;
   return clauses;
@@ -242,7 +289,7 @@ function stripFillers(text: string): { text: string; hedged: boolean } {
   let hedged = false;
   for (let i = 0; i < 3; i++) {
     const before = s;
-    s = s.replace(LEADING_FILLER, '');
+    s = s.replace(LEADING_FILLER, '').replace(LEADING_TOPIC, '');
     const h = s.replace(LEADING_HEDGE, '');
     if (h !== s) {
       hedged = true;
@@ -271,9 +318,9 @@ function firstVerbIsPast(norm: string): boolean {
   return false;
 }
 
-export function categorise(norm: string): MemoryCategory {
+export function categorise(norm: string, past = PAST_MARKER.test(norm)): MemoryCategory {
   if (REL_SUBJECT.test(norm)) return 'relationship';
-  if (!/\bborn\b/.test(norm) && PAST_MARKER.test(norm) && firstVerbIsPast(norm)) return 'event';
+  if (!/\bborn\b/.test(norm) && past && firstVerbIsPast(norm)) return 'event';
   if (GOAL.test(norm) || FUTURE_PLAN.test(norm)) return 'goal';
   if (PREFERENCE.test(norm)) return 'preference';
   if (EXPERTISE.test(norm) || (EXPERTISE_DURATION.test(norm) && !NOT_SKILL.test(norm))) return 'expertise';
@@ -312,10 +359,6 @@ export function importanceOf(norm: string, category: MemoryCategory, raw = ''): 
 
 function wordCount(norm: string): number {
   return norm.split(' ').filter((w) => /[a-z0-9]/.test(w)).length;
-}
-
-function isTransient(norm: string): boolean {
-  return TRANSIENT_TIME.test(norm) || TRANSIENT_MOOD.test(norm) || TRANSIENT_STATE.test(norm) || TRANSIENT_JUST.test(norm);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -370,17 +413,7 @@ function namedSubject(text: string): boolean {
 
 /** "you"/"your" addressed to the other speaker, rewritten to their name. */
 function rewriteAddressee(text: string, addressee: string | null): string {
-  if (!addressee) return text;
-  return text
-    .replace(/\byou(?:'re| are)\b/gi, `${addressee} is`)
-    .replace(/\byou(?:'ve| have)\b/gi, `${addressee} has`)
-    .replace(/\byou were\b/gi, `${addressee} was`)
-    .replace(/\byou'll\b/gi, `${addressee} will`)
-    .replace(/\byou'd\b/gi, `${addressee} would`)
-    .replace(/\byours\b/gi, `${addressee}'s`)
-    .replace(/\byour\b/gi, `${addressee}'s`)
-    .replace(/\byourself\b/gi, addressee)
-    .replace(/\byou\b/gi, addressee);
+  return addressee ? toAddressee(text, addressee) : text;
 }
 
 function reported(text: string, voice: Voice, pastMarker: boolean): string {
@@ -394,6 +427,41 @@ function reported(text: string, voice: Voice, pastMarker: boolean): string {
 export interface ClauseOptions {
   /** Customer Support: keep problem, resolution and escalation reports that are not about the user. */
   supportReports?: boolean;
+  /** Unnamed user: a clause that starts with she/he/they rewritten with its antecedent (pronouns.ts), or null. */
+  resolvePronoun?: (text: string) => string | null;
+  /** Unnamed user: who "we" is (pronouns.ts); without it a "we" clause is reported as said. */
+  we?: (text: string) => string;
+}
+
+/**
+ * "The play I saw was …", "The bike we bought is …": a subject that names something of the user's (a noun
+ * with a first-person relative clause, then the main verb). "The app crashes when I upload …" is not one.
+ */
+const OWN_SUBJECT =
+  /^(?:the|this|that|these|those|one of the)\s+(?:(?!(?:is|are|was|were|i|we|more|less|better|worse|longer|sooner|harder|when|if|because|after|before|while|since|as|until|and|but|so)\b)[\w'-]+\s+){1,4}?(?:(?:that|which|who)\s+)?(?:i|i've|i'd|i'm|we|we've|we'd)\s+[^,.;:!?]*?\b(?:is|was|are|were|has|had|will|turned out|ended up|costs?)\b/i;
+const WE_OR_OUR = /^(?:we|we're|we’re|we've|we’ve|we'd|we’d|we'll|we’ll|our)\b/i;
+
+/** "we" read as "i" for the first-person tests ("we're heading out" is as momentary as "i am heading out"). */
+function asSelf(text: string): string {
+  return text
+    .replace(/^we(?:'re|’re)\b/i, 'I am')
+    .replace(/^we(?:'ve|’ve)\b/i, 'I have')
+    .replace(/^we(?:'d|’d)\b/i, 'I would')
+    .replace(/^we(?:'ll|’ll)\b/i, 'I will')
+    .replace(/^we\b/i, 'I')
+    .replace(/^our\b/i, 'my');
+}
+
+/** A scene-setting prefix written about the speaker: "During my trip" → "During the user's trip". */
+function framePrefix(prefix: string, voice: Voice, past: boolean): string {
+  if (!prefix) return prefix;
+  const p = renameUser(rewriteLater(prefix, past), voice.subject);
+  return voice.named ? rewriteAddressee(p, voice.addressee) : p;
+}
+
+function endSentence(text: string): string {
+  const t = text.replace(/\s+/g, ' ').replace(/[\s.,;:!…\-–—]+$/, '');
+  return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[?"”’)]$/.test(t) ? '' : '.'}`;
 }
 
 export function analyseClause(clause: Clause, voice: Voice = DEFAULT_VOICE, opts: ClauseOptions = {}): ClauseOutcome {
@@ -404,47 +472,71 @@ export function analyseClause(clause: Clause, voice: Voice = DEFAULT_VOICE, opts
   const { hedged } = stripped;
   let text = stripped.text;
   if (!text || (text !== raw && isSmallTalk(text))) return { kind: 'skip', reason: 'small_talk' };
+  // a leading time ("Last weekend I …") or scene ("During my trip to Kyoto, I …") goes in front of the memory
   let timePrefix = '';
-  const lead = LEADING_TIME.exec(text);
-  if (lead) {
+  let timeLed = false;
+  let conditional = false;
+  const nowLead = LEADING_NOW.exec(text);
+  if (nowLead) text = text.slice(nowLead[0].length);
+  const time = LEADING_TIME.exec(text);
+  const lead = time ?? LEADING_FRAME_NO_COMMA.exec(text) ?? LEADING_FRAME.exec(text);
+  const rest = lead ? text.slice(lead[0].length) : text;
+  // a scene is set aside only before a statement this speaker's rewriting handles ("I …", or "we …" of the user)
+  if (lead && (time !== null || FIRST_PERSON_START.test(rest) || (opts.we && WE_OR_OUR.test(rest)))) {
     timePrefix = lead[1];
-    text = text.slice(lead[0].length);
+    timeLed = time !== null;
+    conditional = CONDITIONAL_FRAME.test(timePrefix);
+    text = rest;
   }
+  const resolved = opts.resolvePronoun?.(text);
+  if (resolved) text = resolved;
   const norm = normalise(text);
   if (clause.question || QUESTION_START.test(norm)) return { kind: 'skip', reason: 'question' };
   if (FIRST_PERSON_SMALL_TALK.test(norm)) return { kind: 'skip', reason: 'small_talk' };
   if (wordCount(norm) < 3) return { kind: 'skip', reason: 'too_short' };
-  const pastMarker = Boolean(timePrefix) || PAST_MARKER.test(norm);
-  const hedgedAny = hedged || HEDGE.test(norm);
-  if (!FIRST_PERSON_START.test(text)) {
+  const we = Boolean(opts.we) && WE_OR_OUR.test(text) && !GENERIC_WE.test(text);
+  const self = we ? normalise(asSelf(text)) : norm;
+  // the tests for time read the opening too ("Right now I …", "This morning I …")
+  const selfAll = [nowLead ? normalise(nowLead[1]) : '', timePrefix ? normalise(timePrefix) : '', self].filter(Boolean).join(' ');
+  const pastMarker = timeLed || PAST_MARKER.test(selfAll) || DAY_WORD.test(selfAll);
+  const hedgedAny = hedged || conditional || HEDGE.test(norm);
+  const prefix = framePrefix(timePrefix, voice, pastMarker);
+  if (!we && !FIRST_PERSON_START.test(text)) {
     // Statements about others and shared events: every informative one from a named speaker, and
-    // without a name those about named people or "we".
+    // without a name those about named people, "we", or something of the user's ("The play I saw …").
     const support = Boolean(opts.supportReports) && isSupportReport(text);
-    const keep = voice.named ? wordCount(norm) >= 4 : REPORTED_START.test(text) || namedSubject(text) || support;
+    const own = !voice.named && OWN_SUBJECT.test(text);
+    const keep = voice.named ? wordCount(norm) >= 4 : REPORTED_START.test(text) || namedSubject(text) || support || own;
     if (!keep) return { kind: 'skip', reason: 'no_self_reference' };
     const category = support ? 'event' : REL_ANY.test(norm) ? 'relationship' : pastMarker ? 'event' : 'fact';
     return {
       kind: 'memory',
-      content: withTime(reported(text, voice, pastMarker), timePrefix),
+      content: withTime(own ? endSentence(rewriteLater(text, pastMarker)) : reported(text, voice, pastMarker), prefix),
       category,
       importance: Math.min(importanceOf(norm, category, text), 0.6),
       confidence: hedgedAny ? 0.5 : 0.75,
-      refersBack: NEEDS_CONTEXT.test(text),
+      refersBack: refersBack(text),
     };
   }
-  if (!voice.named && isTransient(norm)) return { kind: 'skip', reason: 'transient' };
+  if (!voice.named && isMomentary(selfAll)) return { kind: 'skip', reason: 'transient' };
   if (!voice.named && ADDRESSES_ASSISTANT.test(norm)) return { kind: 'skip', reason: 'addressed_to_assistant' };
-  let content = toThirdPerson(text, pastMarker, voice.subject);
+  const now = anchorNow(text, selfAll);
+  let content =
+    we && opts.we
+      ? endSentence(rewriteLater(rewriteWe(now.text, opts.we(text)) ?? now.text, pastMarker))
+      : toThirdPerson(now.text, pastMarker, voice.subject);
   if (!content) return { kind: 'skip', reason: 'no_self_reference' };
   if (voice.named) content = rewriteAddressee(content, voice.addressee);
-  const category = categorise(norm);
+  if (now.asOf) content = withAsOf(content);
+  const category = categorise(self, pastMarker);
+  const importance = importanceOf(self, category, asSelf(text).replace(/[.!]+$/, ''));
   return {
     kind: 'memory',
-    content: withTime(content, timePrefix),
+    content: withTime(content, prefix),
     category,
-    importance: importanceOf(norm, category, text.replace(/[.!]+$/, '')),
-    confidence: hedgedAny ? 0.5 : 0.9,
-    refersBack: NEEDS_CONTEXT.test(text),
+    importance: we ? Math.min(importance, 0.7) : importance,
+    confidence: hedgedAny ? 0.5 : we ? 0.85 : 0.9,
+    refersBack: refersBack(text),
   };
 }
 
@@ -477,6 +569,9 @@ function captionMemory(caption: string, voice: Voice): string {
 
 /** A reference a statement cannot be read without: "I painted this", "it was amazing", "we did it there". */
 const NEEDS_CONTEXT = /\b(?:this|that|it|these|those|they|them|there)\b/i;
+/** "these days", "this week": times, not references back. */
+const DEICTIC_TIME = /\b(?:these days|this (?:morning|afternoon|evening|week|weekend|month|year))\b/gi;
+const refersBack = (text: string) => NEEDS_CONTEXT.test(text.replace(DEICTIC_TIME, ''));
 
 /**
  * What a reply is about, from the message it answers (the previous message, when another speaker or the
@@ -524,6 +619,37 @@ function addresseeOf(messages: ExtractionInput['messages'], index: number): stri
   return null;
 }
 
+/** A question or request that speaks of the user's own things: "The user asked: how often should the user water …?" */
+function askedMemory(question: string): Omit<ExtractedMemory, 'messageIndices'> {
+  const q = rewriteLater(plainRequest(stripFillers(question).text), false).replace(/\s+/g, ' ').trim();
+  const body = q.replace(/[\s.,;:!…]+$/, '');
+  return {
+    content: `The user asked: ${body.charAt(0).toLowerCase()}${body.slice(1)}${/[?"”’)]$/.test(body) ? '' : '?'}`,
+    category: 'fact',
+    importance: 0.4,
+    confidence: 0.75,
+  };
+}
+
+const YES_NO_ANSWER = /^(?:yes|yeah|yep|yup|no|nope|not really|not yet|never|sometimes|always|of course|definitely)\b/i;
+const YES_NO_QUESTION = /^(?:do|does|did|are|is|have|has|were|was|can|could|will|would)\b/i;
+
+/** A fragment that answers the assistant's question about the user (answers.ts), or null. */
+function shortAnswer(messages: ExtractionInput['messages'], index: number): Omit<ExtractedMemory, 'messageIndices'> | null {
+  const prev = messages[index - 1];
+  const content = messages[index].content;
+  if (prev?.role !== 'assistant' || typeof prev.content !== 'string' || typeof content !== 'string' || !isShortAnswer(content)) return null;
+  const question = questionAboutUser(
+    prev.content,
+    splitSentences(prev.content)
+      .filter((x) => x.question)
+      .map((x) => stripFillers(x.text).text),
+  );
+  if (!question) return null;
+  if (isSmallTalk(content) && !(YES_NO_ANSWER.test(content.trim()) && YES_NO_QUESTION.test(question))) return null;
+  return { content: answerMemory(question, content), category: 'fact', importance: 0.5, confidence: 0.8 };
+}
+
 export function extractMemories(input: ExtractionInput): ExtractionResult {
   const skipped: Record<string, number> = {};
   const bump = (reason: string) => {
@@ -548,6 +674,13 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
   };
 
   const clauseOptions: ClauseOptions = { supportReports: input.domain === 'customer_support' };
+  // people and pets the user has mentioned, for "she/he/they/we" (pronouns.ts); the window counts user messages
+  const antecedents: Antecedent[] = [];
+  const userOrdinal: number[] = [];
+  let users = 0;
+  for (const m of input.messages) userOrdinal.push(m.role === 'user' ? users++ : users);
+  const ordinal = (i: number) => userOrdinal[i] ?? 0;
+
   input.messages.forEach((message, index) => {
     if (message.role !== 'user') {
       bump(message.role === 'assistant' ? 'assistant_turn' : 'system_turn');
@@ -556,25 +689,57 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
     if (typeof message.content !== 'string' || !message.content.trim()) return;
     const name = message.name?.trim();
     const voice: Voice = name ? { subject: name, addressee: addresseeOf(input.messages, index), named: true } : DEFAULT_VOICE;
+    const opts: ClauseOptions = voice.named
+      ? clauseOptions
+      : {
+          ...clauseOptions,
+          resolvePronoun: (t) => resolvePronoun(t, antecedents, index, ordinal),
+          we: (t) => weSubject(t, antecedents, index),
+        };
     const { text, captions } = splitCaptions(message.content);
     let context: ReplyContext | null | undefined;
+    let kept = 0;
+    const keepOutcome = (outcome: Extract<ClauseOutcome, { kind: 'memory' }>) => {
+      const { refersBack, kind: _kind, ...memory } = outcome;
+      if (context === undefined && (refersBack || voice.named)) context = replyContext(input.messages, index);
+      // between people every answer keeps its question; to an assistant, only a statement that refers back
+      const needs = context != null && (refersBack || (voice.named && context.questions.length > 0));
+      keep(index, { ...memory, content: needs && context ? withContext(memory.content, context) : memory.content });
+      kept++;
+    };
     for (const sentence of splitSentences(text)) {
       sentencesConsidered++;
       for (const clause of splitClauses(sentence)) {
-        const outcome = analyseClause(clause, voice, clauseOptions);
-        if (outcome.kind === 'skip') {
-          bump(outcome.reason);
+        const outcome = analyseClause(clause, voice, opts);
+        if (!voice.named) antecedents.push(...mentions(clause.text, index));
+        if (outcome.kind === 'memory') {
+          keepOutcome(outcome);
           continue;
         }
-        const { refersBack, ...memory } = outcome;
-        if (context === undefined && (refersBack || voice.named)) context = replyContext(input.messages, index);
-        // between people every answer keeps its question; to an assistant, only a statement that refers back
-        const needs = context != null && (refersBack || (voice.named && context.questions.length > 0));
-        keep(index, { ...memory, content: needs && context ? withContext(memory.content, context) : memory.content });
+        bump(outcome.reason);
+        if (outcome.reason !== 'question' && outcome.reason !== 'no_self_reference') continue;
+        // a question or request that states something on the side (disclosures.ts)
+        let side = 0;
+        for (const statement of embeddedStatements(clause.text)) {
+          const o = analyseClause({ text: statement, question: false }, voice, opts);
+          if (o.kind === 'memory') {
+            keepOutcome(o);
+            side++;
+          }
+        }
+        if (side === 0 && outcome.reason === 'question' && !voice.named && questionSpeaksOfUser(clause.text)) {
+          keep(index, askedMemory(clause.text));
+          kept++;
+        }
       }
     }
     for (const caption of captions) {
       keep(index, { content: captionMemory(caption, voice), category: 'event', importance: 0.4, confidence: 0.9 });
+      kept++;
+    }
+    if (kept === 0 && !voice.named) {
+      const answer = shortAnswer(input.messages, index);
+      if (answer) keep(index, answer);
     }
   });
 

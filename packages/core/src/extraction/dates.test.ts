@@ -26,6 +26,16 @@ describe('resolveRelativeDates', () => {
     expect(r('next Monday')).toBe('on Monday, 15 May 2023');
     expect(r('last weekend I joined a program')).toBe('the weekend before 8 May 2023 I joined a program');
     expect(r('two weeks ago')).toBe('around 24 April 2023');
+    // the period after a full weekday name ends the sentence and stays
+    expect(r('I won last Saturday.')).toBe('I won on Saturday, 6 May 2023.');
+  });
+
+  it('leaves a possessive "today\'s" alone', () => {
+    expect(r("in today's economy I save more")).toBe("in today's economy I save more");
+  });
+
+  it('resolves the "as of now" suffix of present-time memories', () => {
+    expect(r('The user has 3 cats (as of now).')).toBe('The user has 3 cats (as of 8 May 2023).');
   });
 
   it('resolves months, years and seasons', () => {

@@ -8,6 +8,7 @@
  *
  * | expression                                   | becomes                               |
  * |----------------------------------------------|---------------------------------------|
+ * | as of now / as of today (the marker builtin.ts writes for "right now", "at the moment") | as of 8 May 2023 |
  * | today, this morning/afternoon/evening, tonight | on 8 May 2023                        |
  * | yesterday, last night                        | on 7 May 2023                          |
  * | the day before yesterday                     | on 6 May 2023                          |
@@ -54,7 +55,8 @@ interface Rule {
 }
 
 const NUM = String.raw`(\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|twenty|thirty)`;
-const WD = String.raw`(sunday|monday|tuesday|wednesday|thursday|friday|saturday|sun|mon|tues?|wed|thur?s?|fri|sat)\.?`;
+// a full weekday name never takes the dot after it (that dot ends the sentence); an abbreviation may ("Fri.")
+const WD = String.raw`(sunday|monday|tuesday|wednesday|thursday|friday|saturday|(?:sun|mon|tues?|wed|thur?s?|fri|sat)(?![a-z])\.?)`;
 
 function weekdayBefore(d: Date, target: number): Date {
   let back = (d.getUTCDay() - target + 7) % 7;
@@ -74,7 +76,9 @@ const onDay = (d: Date) => `on ${WEEKDAYS[d.getUTCDay()]}, ${formatDay(d)}`;
 const RULES: Rule[] = [
   { re: /\bthe day before yesterday\b/gi, to: (_m, d) => `on ${formatDay(addDays(d, -2))}` },
   { re: /\b(?:yesterday|last night)\b/gi, to: (_m, d) => `on ${formatDay(addDays(d, -1))}` },
-  { re: /\b(?:today|tonight|this (?:morning|afternoon|evening))\b/gi, to: (_m, d) => `on ${formatDay(d)}` },
+  { re: /\bas of (?:now|today|right now)\b/gi, to: (_m, d) => `as of ${formatDay(d)}` },
+  // "today's world", "tonight's game": a possessive is not a date
+  { re: /\b(?:today|tonight|this (?:morning|afternoon|evening))\b(?!['’]s\b)/gi, to: (_m, d) => `on ${formatDay(d)}` },
   { re: /\btomorrow\b/gi, to: (_m, d) => `on ${formatDay(addDays(d, 1))}` },
   { re: /\b(?:a few|a couple of|a couple|several|few) days ago\b/gi, to: (_m, d) => `a few days before ${formatDay(d)}` },
   {
@@ -97,8 +101,8 @@ const RULES: Rule[] = [
   { re: /\blast weekend\b/gi, to: (_m, d) => `the weekend before ${formatDay(d)}` },
   { re: /\bthis weekend\b/gi, to: (_m, d) => `the weekend of ${formatDay(d)}` },
   { re: /\bnext weekend\b/gi, to: (_m, d) => `the weekend after ${formatDay(d)}` },
-  { re: new RegExp(String.raw`\blast ${WD}(?![a-z])`, 'gi'), to: (m, d) => onDay(weekdayBefore(d, WEEKDAY_ABBR[m[1].toLowerCase()])) },
-  { re: new RegExp(String.raw`\b(?:next|this coming|this) ${WD}(?![a-z])`, 'gi'), to: (m, d) => onDay(weekdayAfter(d, WEEKDAY_ABBR[m[1].toLowerCase()])) },
+  { re: new RegExp(String.raw`\blast ${WD}(?![a-z])`, 'gi'), to: (m, d) => onDay(weekdayBefore(d, WEEKDAY_ABBR[m[1].toLowerCase().replace('.', '')])) },
+  { re: new RegExp(String.raw`\b(?:next|this coming|this) ${WD}(?![a-z])`, 'gi'), to: (m, d) => onDay(weekdayAfter(d, WEEKDAY_ABBR[m[1].toLowerCase().replace('.', '')])) },
   { re: /\blast month\b/gi, to: (_m, d) => `in ${monthLabel(monthOffset(d, -1))}` },
   { re: /\bthis month\b/gi, to: (_m, d) => `in ${monthLabel(d)}` },
   { re: /\bnext month\b/gi, to: (_m, d) => `in ${monthLabel(monthOffset(d, 1))}` },

@@ -75,7 +75,7 @@ export const LEADING_HEDGE = /^(?:(?:i think|i guess|i believe|i suppose|i recko
 
 /** Discourse markers / greetings stripped from the start of a clause. */
 export const LEADING_FILLER =
-  /^(?:(?:hi|hello|hey|hiya|yo|oh|ok|okay|so|well|also|and|but|anyway|anyways|btw|by the way|fyi|actually|honestly|yeah|yes|yep|no|nope|um|uh|umm|hmm|thanks|thank you|haha|lol|plus|fun fact|for context|just so you know|for the record|as i said|like i said|as i mentioned|as mentioned|good morning|good evening|good afternoon)(?: there| again| so much)?\s*[,:!\-–—.]*\s+)+/i;
+  /^(?:(?:hi|hello|hey|hiya|yo|oh|ok|okay|so|well|also|and|but|anyway|anyways|btw|by the way|fyi|actually|honestly|yeah|yes|yep|no|nope|um|uh|umm|hmm|thanks|thank you|haha|lol|plus|fun fact|for context|just so you know|for the record|as i said|like i said|as i mentioned|as mentioned|good morning|good evening|good afternoon|in fact|as a matter of fact|incidentally|interestingly|interestingly enough|funnily enough|funny enough|come to think of it|now that i think about it|to be honest|to be fair|tbh|wait|oh wait|oops|my bad|to correct myself|quick update|one more thing|on that note|on another note|on a related note|on a side note|side note|as a side note|that reminds me|which reminds me|speaking of which|oh yeah|alright|all right|ps|p\.s|the thing is|truth is|the truth is)(?: there| again| so much)?\s*[,:!\-–—.]*\s+)+/i;
 
 /** Trailing chatter stripped from the end of a clause. */
 export const TRAILING_FILLER = /(?:\s*[,;]?\s+(?:btw|lol|haha|by the way|though|tbh|fyi)|\s*(?::\)|:\(|:d|:p|;\)|<3))+\s*[.!]*\s*$/i;
@@ -97,7 +97,7 @@ export const SMALL_TALK_WORDS = new Set(
 );
 /** First-person acknowledgements that carry no durable information (norm). */
 export const FIRST_PERSON_SMALL_TALK =
-  /^(?:i see|i agree|i understand|i know|i know right|i think so|i guess so|i hope so|i suppose so|i (?:really |just |honestly )?do not (?:really )?know|i do not think so|i am not sure(?: .*)?|i do not know (?:if|whether|what)(?: .*)?|i have no idea|i mean|i am (?:fine|good|ok|okay|great|well|alright|doing (?:well|good|fine|great|ok|okay|alright)|sorry|here|back|ready|done|in|out|listening)|i (?:really )?(?:love|like|appreciate|hate|enjoyed|loved|liked) (?:it|that|this|those|these|them|your \w+)(?: (?:one|idea|answer|suggestion|recipe|a lot|so much|very much))*|i will (?:try|do) (?:it|that|this)|i will check (?:it|that) out|i got it|me too|i am glad|i am happy to hear that|i am sorry to hear that)(?:\s+(?:thanks|thank you|too|then|now|a lot|so much))*$/;
+  /^(?:i see|i agree|i understand|i know|i know right|i think so|i guess so|i hope so|i suppose so|i (?:really |just |honestly )?do not (?:really )?know|i do not think so|i am not sure(?: .*)?|i do not know (?:if|whether|what)(?: .*)?|i have no idea|i mean|i am (?:fine|good|ok|okay|great|well|alright|doing (?:well|good|fine|great|ok|okay|alright)|sorry|here|back|ready|done|in|out|listening)|i (?:really )?(?:love|like|appreciate|hate|enjoyed|loved|liked) (?:it|that|this|those|these|them|your \w+)(?: (?:one|idea|answer|suggestion|recipe|a lot|so much|very much))*|i will (?:try|do) (?:it|that|this)|i will check (?:it|that) out|i got it|me too|i am glad|i am happy to hear that|i am sorry to hear that|i have been meaning to (?:ask|tell you|mention)(?: .*)?|i (?:apologi[sz]e|am sorry)(?: for| about)?(?: .*)?)(?:\s+(?:thanks|thank you|too|then|now|a lot|so much))*$/;
 
 /** Questions / requests to the assistant (norm, checked at clause start). */
 export const QUESTION_START =
@@ -106,26 +106,23 @@ export const QUESTION_START =
 /** Clauses that speak to the assistant ("you") are conversational, not durable facts about the user. */
 export const ADDRESSES_ASSISTANT = /\b(?:you|your|yours|u|ur)\b/;
 
-/** Transient time qualifiers (norm). */
-export const TRANSIENT_TIME =
-  /\b(?:today|tonight|right now|at the moment|atm|rn|this morning|this afternoon|this evening|just now|at this point|for today|this weekend|tomorrow|later today|for lunch|for dinner|for breakfast)\b/;
 const STATE_PREFIX =
-  '^i (?:am|feel|am feeling|am getting|got)(?: (?:so|very|really|a bit|a little|kind of|kinda|pretty|super|quite|extremely|totally|just|not|too|getting))* ';
+  '^i (?:am|feel|am feeling|am getting|got)(?: (?:so|very|really|a bit|a little|kind of|kinda|pretty|super|quite|extremely|totally|just|not|too|getting|still|already))* ';
 /** Momentary moods (norm): only when nothing durable follows ("I feel anxious in crowds" is kept). */
 export const TRANSIENT_MOOD = new RegExp(
   STATE_PREFIX +
     '(?:tired|exhausted|hungry|starving|thirsty|bored|sleepy|sick|ill|busy|stressed|stressed out|annoyed|angry|upset|sad|happy|excited|nervous|anxious|cold|hot|late|early|ready|done|free|awake|drunk|full|confused|lost|stuck|frustrated|overwhelmed|grumpy|well|great|good|bad|better|worse|fine)' +
     '(?=$| (?:because|after|since|from|and|but|so|lol|haha|af|now|again)\\b)',
 );
-/** Whereabouts and activities in progress (norm). */
+/**
+ * Whereabouts and passing states of mind (norm). Activities in progress, "just …" and appointments are
+ * judged in now.ts: "I'm looking for a flat in Porto" and "I'm thinking of switching to Todoist" are plans.
+ */
 export const TRANSIENT_STATE = new RegExp(
   STATE_PREFIX +
     `(?:home|back|here|in a (?:meeting|hurry|rush|call)|on (?:my|the) way|on a (?:break|call|train|bus|plane)|at (?:the|a|work|home|school|the office|my desk)\\b|` +
-    `about to|heading|leaving|off to|going to bed|going to sleep|going out|cooking|eating|drinking|watching|driving|walking|sitting|waiting|making|having (?:lunch|dinner|breakfast|coffee|a coffee|a snack)|` +
-    `going to (?:the|a|an|bed|sleep|work|school|gym|class|church)|getting ready|looking for|wondering|curious|thinking about|trying to figure out|not feeling well|feeling)\\b`,
+    `going to bed|going to sleep|going out|getting ready|wondering|curious|trying to figure out|not feeling well|feeling)\\b`,
 );
-/** "i just got home", "i just woke up" (norm). */
-export const TRANSIENT_JUST = /^i (?:have|have got|got) (?:a|an) (?:meeting|appointment|call|exam|test|interview|deadline|headache|cold|date|flight)\b|^i just (?:got|woke|finished|arrived|came|left|ate|had|saw|realized|realised|noticed|remembered|wanted|read|watched)\b/;
 
 /** Redacted secrets inserted by the ingestion layer. */
 export const REDACTED = /\[REDACTED[^\]]*\]/;

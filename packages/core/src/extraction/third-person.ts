@@ -204,6 +204,9 @@ const LATER_IVE = /\b(?:I've|i've)\b/g;
 const LATER_ILL = /\b(?:I'll|i'll)\b/g;
 const LATER_ID = /\b(?:I'd|i'd)\b/g;
 const LATER_I = /\b(and |or |than )?[Ii]\b(?!'|\.e)(\s+)(\S+)/g;
+/** A question's auxiliary before "I": "should I pack" → "should the user pack", "do I need" → "does the user need". */
+const LATER_AUX_I = /\b(do|am|have|were|did|was|had|can|could|should|would|will|shall|may|might|must)\s+[Ii]\b(?!'|\.e)/gi;
+const AUX_AGREE: Record<string, string> = { do: 'does', am: 'is', have: 'has', were: 'was' };
 const LATER_I_END = /\b[Ii]\b(?!'|\.e)/g;
 const LATER_MY = /\bmy\b/gi;
 const LATER_ME = /\bme\b/gi;
@@ -222,6 +225,10 @@ export function rewriteLater(s: string, hasPastMarker: boolean): string {
   r = r.replace(LATER_IVE, 'the user has');
   r = r.replace(LATER_ILL, 'the user will');
   r = r.replace(LATER_ID, 'the user would');
+  r = r.replace(LATER_AUX_I, (_m, aux: string) => {
+    const v = AUX_AGREE[aux.toLowerCase()];
+    return `${v ? (/^[A-Z]/.test(aux) ? v.charAt(0).toUpperCase() + v.slice(1) : v) : aux} the user`;
+  });
   r = r.replace(LATER_I, (_m, conj: string | undefined, sp: string, next: string) => {
     if (conj) return `${conj}the user${sp}${next}`; // "my wife and I live" – plural verb stays
     return `the user ${conjugatePredicate(next, hasPastMarker)}`;
@@ -285,4 +292,31 @@ function toUserForm(clause: string, hasPastMarker: boolean): string | null {
   s = rest ? `${head} ${rest}` : head;
   s = s.replace(/\s+/g, ' ').replace(TRAILING_PUNCT, '');
   return s + '.';
+}
+
+/** "Do you" → "Does X": the question's auxiliary agrees with a third-person subject. */
+const INVERTED: Record<string, string> = { do: 'does', are: 'is', have: 'has', were: 'was' };
+/** Only a question's inverted auxiliary: at the start, or after a question word ("How long have you …"), not "to have you". */
+const QUESTION_AUX_YOU = /(^|[.?!]\s+|\b(?:what|how|where|when|why|which|who|whom|whose)(?:\s+[\w']+){0,2}\s+)(do|are|have|were) you\b/gi;
+
+/**
+ * "you"/"your" rewritten to the person spoken to: "Your painting inspired me" → "Melanie's painting inspired
+ * me"; "What breed is your dog?" → "What breed is the user's dog?"; "How long have you been …" → "How long
+ * has the user been …".
+ */
+export function toAddressee(text: string, addressee: string): string {
+  return text
+    .replace(QUESTION_AUX_YOU, (_m, before: string, aux: string) => {
+      const v = INVERTED[aux.toLowerCase()];
+      return `${before}${/^[A-Z]/.test(aux) ? v.charAt(0).toUpperCase() + v.slice(1) : v} ${addressee}`;
+    })
+    .replace(/\byou(?:'re|’re| are)\b/gi, `${addressee} is`)
+    .replace(/\byou(?:'ve|’ve| have)\b/gi, `${addressee} has`)
+    .replace(/\byou were\b/gi, `${addressee} was`)
+    .replace(/\byou(?:'ll|’ll)\b/gi, `${addressee} will`)
+    .replace(/\byou(?:'d|’d)\b/gi, `${addressee} would`)
+    .replace(/\byours\b/gi, `${addressee}'s`)
+    .replace(/\byour\b/gi, `${addressee}'s`)
+    .replace(/\byourself\b/gi, addressee === 'the user' ? 'themselves' : addressee)
+    .replace(/\byou\b/gi, addressee);
 }

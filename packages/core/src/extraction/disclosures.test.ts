@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { embeddedStatements, questionSpeaksOfUser } from './disclosures';
+import { extractAt, itExtracts } from './test-helpers';
+
+// Sunday, 21 May 2023
+const observedAt = new Date('2023-05-21T19:50:00Z');
+const { run, contents } = extractAt(observedAt);
+
+describe('openers do not hide a self-disclosure', () => {
+  itExtracts(
+    [
+      ['By the way, speaking of gardening, I planted 12 tomato seedlings last weekend.', 'The user planted 12 tomato seedlings the weekend before 21 May 2023.'],
+      ['Oh, and I adopted a rescue greyhound named Biscuit.', 'The user adopted a rescue greyhound named Biscuit.'],
+      ['Also, my son started violin lessons.', "The user's son started violin lessons."],
+      ['Actually, I switched to a standing desk.', 'The user switched to a standing desk.'],
+      ['Besides hiking, I also enjoy bouldering.', 'Besides hiking, the user also enjoys bouldering.'],
+      ['Wait, to correct myself, I need 125 points for the next tier, not 400.', 'The user needs 125 points for the next tier, not 400.'],
+      ['Talking about coffee, my favourite roaster is a tiny shop in Leeds.', "The user's favourite roaster is a tiny shop in Leeds."],
+      ['I just remembered that I left my umbrella on the tram last Tuesday.', "The user left the user's umbrella on the tram on Tuesday, 16 May 2023."],
+    ],
+    observedAt,
+  );
+
+  itExtracts(
+    [
+      ['In March, I visited my grandmother in Ohio.', "In March, the user visited the user's grandmother in Ohio."],
+      ['During my trip to Kyoto, I bought a hand-thrown tea set.', "During the user's trip to Kyoto, the user bought a hand-thrown tea set."],
+      ['When I was a kid I lived in Goa.', 'When the user was a kid, the user lived in Goa.'],
+      ['After the wedding, we moved into a flat above a bakery.', 'After the wedding, the user and their household moved into a flat above a bakery.'],
+      // two comma pieces are one scene
+      [
+        'During my last visit to Oslo, where I met an old classmate, I realised how much I miss snow.',
+        "During the user's last visit to Oslo, where the user met an old classmate, the user realised how much the user misses snow.",
+    ],
+    ],
+    observedAt,
+    'keeps a scene-setting opening in front: %s',
+  );
+
+  it('a conditional opening makes the statement hedged', () => {
+    const r = run('If I eat gluten, I get terrible cramps.');
+    expect(r.memories.map((m) => [m.content, m.confidence])).toEqual([['If the user eats gluten, the user gets terrible cramps.', 0.5]]);
+  });
+
+  it('a subject that names something of the user\'s is kept', () => {
+    expect(contents('The bike I ordered is a gravel bike with a steel frame.')).toEqual(['The bike the user ordered is a gravel bike with a steel frame.']);
+  });
+
+  it('an event in a time-led sentence is an event', () => {
+    const r = run('Last Saturday I ran my first half marathon.');
+    expect(r.memories.map((m) => m.category)).toEqual(['event']);
+  });
+});
+
+describe('questions and requests keep what they say about the user', () => {
+  it('the statement before a dash, a colon or "but is it" is kept', () => {
+    expect(contents("I'm considering upgrading from a Stratocaster to a Les Paul - what are the differences?")).toEqual([
+      'The user is considering upgrading from a Stratocaster to a Les Paul.',
+    ]);
+    expect(contents("I'm thinking of getting a second cat but is it fair on my first one?")).toEqual([
+      'The user is thinking of getting a second cat.',
+    ]);
+    expect(contents("I'm hosting 14 people for Thanksgiving and was wondering how big a turkey to buy?")).toEqual([
+      'The user is hosting 14 people for Thanksgiving.',
+    ]);
+  });
+
+  it('a constraint after the question is kept', () => {
+    expect(contents("Can you suggest some dinner recipes? I'm vegetarian.")).toEqual(['The user is vegetarian.']);
+  });
+
+  it('a reason inside the question is kept', () => {
+    expect(contents("Can you suggest some dinner recipes since I'm allergic to sesame?")).toEqual(['The user is allergic to sesame.']);
+    expect(contents('Skip the basics, as I work as a radiographer.')).toEqual(['The user works as a radiographer.']);
+  });
+
+  it('a role stated before a question is kept', () => {
+    expect(contents('As a nurse on night shifts, how can I sleep better during the day?')).toEqual(['The user is a nurse on night shifts.']);
+    expect(contents("As someone who can't stand crowds, which Lisbon neighbourhoods would you pick?")).toEqual([
+      "The user is someone who can't stand crowds.",
+    ]);
+  });
+
+  itExtracts(
+    [
+      // "… for someone like me" and "my <relation> who …"
+      ['What boots would you recommend for a beginner like me?', 'The user is a beginner.'],
+      ["What's a good birthday gift for my sister who loves rock climbing?", "The user's sister loves rock climbing."],
+      // a reminder in question form is a statement
+      ['Remember when I adopted two kittens from the shelter?', 'The user adopted two kittens from the shelter.'],
+    ],
+    observedAt,
+  );
+
+  it('any other question about the user\'s own things is kept as what the user asked', () => {
+    const r = run('How often should I water my new fiddle-leaf fig?');
+    expect(r.memories.map((m) => [m.content, m.importance])).toEqual([["The user asked: how often should the user water the user's new fiddle-leaf fig?", 0.4]]);
+    expect(contents('I was wondering if you could recommend a lens for my old Pentax camera?')).toEqual([
+      "The user asked: could you recommend a lens for the user's old Pentax camera?",
+    ]);
+  });
+
+  it('questions that say nothing about the user are still skipped', () => {
+    const r = run(
+      'What is the boiling point of water at altitude?',
+      'Can you help me with my question?',
+      'How do I convert Celsius to Fahrenheit?',
+      'How has astronomy changed our understanding of time?',
+    );
+    expect(r.memories).toEqual([]);
+    expect(r.metadata.skipped.question).toBe(4);
+  });
+});
+
+describe('disclosures.ts helpers', () => {
+  it('embeddedStatements', () => {
+    expect(embeddedStatements('Any tips for a first-time runner like me?')).toEqual(['I am a first-time runner']);
+    expect(embeddedStatements('Which tent should I buy because my kids want to camp?')).toEqual(['my kids want to camp']);
+    expect(embeddedStatements('As I mentioned, what time is it in Tokyo?')).toEqual([]);
+  });
+
+  it('questionSpeaksOfUser', () => {
+    expect(questionSpeaksOfUser('Can you check my essay?')).toBe(false);
+    expect(questionSpeaksOfUser('Should I repaint my kitchen?')).toBe(true);
+    expect(questionSpeaksOfUser('Do I have to renew a passport?')).toBe(false);
+    expect(questionSpeaksOfUser("What should I do since I'm new to chess?")).toBe(true);
+  });
+});

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import type { ConversationMessage } from '../messages';
+import { extractMemories } from './builtin';
+import { mentions, resolvePronoun, rewriteWe, weSubject } from './pronouns';
+import { extractAt, itExtracts } from './test-helpers';
+
+const observedAt = new Date('2023-05-21T19:50:00Z');
+const user = (content: string): ConversationMessage => ({ role: 'user', content });
+const assistant = (content: string): ConversationMessage => ({ role: 'assistant', content });
+const { contents } = extractAt(observedAt);
+
+describe('pronouns resolved to the person named earlier', () => {
+  it('"she" after "my wife Sarah", in the same message', () => {
+    expect(contents("My wife Sarah is planning a surprise party. She's allergic to shellfish.")).toEqual([
+      "The user's wife Sarah is planning a surprise party.",
+      "The user's wife Sarah is allergic to shellfish.",
+    ]);
+  });
+
+  it('"he" after "a friend named Tomás", a message later, across an assistant turn', () => {
+    expect(contents('I have a friend named Tomás who teaches salsa.', assistant('That sounds fun!'), 'He moved to Valencia in January.')).toContain(
+      "The user's friend Tomás moved to Valencia in January.",
+    );
+  });
+
+  it('"they" after a plural relation; "her" as a possessive; a health fact keeps its importance', () => {
+    expect(contents('My parents are retired now. They live near the coast in Devon.')).toContain("The user's parents live near the coast in Devon.");
+    const r = extractMemories({ messages: [user('We adopted a cat last year, my cat Miso. Her favourite toy is a felt mouse.')], observedAt });
+    expect(r.memories.map((m) => m.content)).toContain("The user's cat Miso's favourite toy is a felt mouse.");
+    const allergy = extractMemories({ messages: [user('My daughter Lena starts school in September. She has a severe peanut allergy.')], observedAt });
+    const m = allergy.memories.find((x) => x.content.includes('peanut'));
+    expect(m?.content).toBe("The user's daughter Lena has a severe peanut allergy.");
+    expect(m?.category).toBe('relationship');
+    expect(m?.importance).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('"she" does not take a male antecedent, and an old mention is out of reach', () => {
+    expect(contents('My brother Ivan lives in Riga. She loves jazz.')).toEqual(["The user's brother Ivan lives in Riga."]);
+    expect(contents('My aunt Rosa paints.', 'I love jazz.', 'I play chess.', 'I like tea.', 'She moved to Madrid.')).not.toContain(
+      "The user's aunt Rosa moved to Madrid.",
+    );
+  });
+});
+
+describe('"we" and "our" are the user and someone', () => {
+  it('a person named earlier in the message', () => {
+    expect(contents("I went climbing with my brother Ivan, and we've booked a trip to the Dolomites.")).toContain(
+      "The user and the user's brother Ivan have booked a trip to the Dolomites.",
+    );
+  });
+
+  itExtracts(
+    [
+      // the team when the clause speaks of work, else the household; "our X" is the user's X
+      ['We shipped the new billing platform to our first customers.', 'The user and their team shipped the new billing platform to their first customers.'],
+      ['We keep chickens in the back garden.', 'The user and their household keep chickens in the back garden.'],
+      ['Our landlord raised the rent by 8 percent.', "The user's landlord raised the rent by 8 percent."],
+    ],
+    observedAt,
+  );
+
+  it('"we" as people in general is not the user\'s household', () => {
+    expect(contents('We should all recycle more.')).toEqual(['The user said that we should all recycle more.']);
+  });
+});
+
+describe('pronouns.ts helpers', () => {
+  it('mentions', () => {
+    expect(mentions('My little sister Ana and my dog Rex', 0).map((a) => [a.phrase, a.gender, a.pet])).toEqual([
+      ['my sister Ana', 'f', false],
+      ['my dog Rex', 'n', true],
+    ]);
+  });
+
+  it('resolvePronoun', () => {
+    const a = mentions('my kids', 0);
+    expect(resolvePronoun("They're learning Mandarin", a, 0, (i) => i)).toBe('my kids are learning Mandarin');
+    expect(resolvePronoun('It is broken', a, 0, (i) => i)).toBeNull();
+    expect(resolvePronoun("They don't like broccoli", mentions('my roommate Kai', 0), 0, (i) => i)).toBe('my roommate Kai does not like broccoli');
+  });
+
+  it('rewriteWe and weSubject', () => {
+    expect(rewriteWe("We're repainting our kitchen", weSubject('repainting the kitchen', [], 0))).toBe(
+      'The user and their household are repainting their kitchen',
+    );
+  });
+});
