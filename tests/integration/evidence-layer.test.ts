@@ -98,3 +98,25 @@ describe.each(servers())('evidence layer on $name', (server) => {
     expect(unrelated.body.context_token_count).toBe(0);
   });
 });
+
+describe.each(servers())('extraction of dated events on $name', (server) => {
+  it('keeps "I just finished X today" as an event with its date, and finds it later', async () => {
+    const api = await tenantApi(server);
+    await api.post('/v1/tenant/service-writers', { service_key: 'books', display_name: 'Books', authority_rules: { default_priority: 50 } });
+    const add = await api.post('/v1/memories/add', {
+      external_user_id: 'ev4',
+      messages: [
+        { role: 'user', content: 'I just finished reading The Left Hand of Darkness today, what should I read next?' },
+        { role: 'assistant', content: 'If you liked it, try The Dispossessed, also by Ursula K. Le Guin.' },
+      ],
+      source: { service: 'books', event_id: 'b1', observed_at: '2026-03-14T18:00:00Z' },
+    });
+    expect(add.status).toBe(200);
+    expect((await api.waitForJob(add.body.job_id)).status).toBe('completed');
+    const list = await api.get('/v1/memories?external_user_id=ev4');
+    const contents = list.body.data.items.map((m: any) => [m.category, m.content]);
+    expect(contents).toContainEqual(['event', 'The user finished reading The Left Hand of Darkness on 14 March 2026.']);
+    const r = await api.post('/v1/memories/retrieve', { external_user_id: 'ev4', query: 'when did the user finish The Left Hand of Darkness?' });
+    expect(r.body.data[0]).toMatchObject({ category: 'event', content: 'The user finished reading The Left Hand of Darkness on 14 March 2026.' });
+  });
+});
