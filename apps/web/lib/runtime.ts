@@ -12,6 +12,7 @@ import {
   createExtractionProviders,
   createLogger,
   createEmbeddingsProvider,
+  createLocalEncoder,
   createRetrievalDeps,
   wordVectors,
   loadConfig,
@@ -78,7 +79,10 @@ async function boot(): Promise<Runtime> {
   const database = createDatabase(config.database);
   await runMigrations(config.database, database);
   // MEMORY_EXTRACTOR picks the provider; an LLM provider falls back to the built-in one (docs/llm-providers.md).
-  const embeddings = createEmbeddingsProvider(config);
+  // An embeddings endpoint when configured; else, with MEMORY_LOCAL_ENCODER=on, the offline encoder (a worker thread).
+  const localEncoder = !config.embeddings && config.localEncoder ? createLocalEncoder() : null;
+  const embeddings = createEmbeddingsProvider(config) ?? localEncoder;
+  void localEncoder?.start().catch((err: Error) => log.warn({ err_name: err.name }, 'local encoder did not start; word vectors rank'));
   const jobDeps: JobDeps = { db: database.db, ...createExtractionProviders(config, log), embeddings, log };
   const inngest = createInngestClient(config.inngest);
   let runner: EmbeddedRunner | null = null;
@@ -122,6 +126,7 @@ async function boot(): Promise<Runtime> {
     await runner?.stop();
     await retrieval.activity.flush();
     await quota.close();
+    await localEncoder?.close();
     await database.close();
     if (config.database.kind === 'pglite') releaseDataDirLock(config.database.dataDir);
   };

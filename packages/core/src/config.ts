@@ -70,6 +70,8 @@ const envSchema = z.object({
   MEMORY_EMBEDDINGS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   MEMORY_EMBEDDINGS_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   MEMORY_EMBEDDINGS_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
+  /** `on`: without an embeddings endpoint, memories and queries are embedded by the offline encoder (docs/evidence-layer.md). */
+  MEMORY_LOCAL_ENCODER: z.enum(['on', 'off']).default('off'),
   /** Minutes between runs of the embedded memory-lifecycle scheduler (docs/lifecycle.md). */
   MEMORY_LIFECYCLE_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
   /** Lifetime of a passport consent link token, from creation to the agent's exchange (docs/passport.md). */
@@ -130,6 +132,8 @@ export interface AppConfig {
   extraction: { provider: 'builtin' | 'openai-chat'; llm: (OpenAICompatibleEndpoint & { temperature: number | null }) | null };
   /** The embeddings endpoint, when MEMORY_EMBEDDINGS_BASE_URL and MEMORY_EMBEDDINGS_MODEL are set. */
   embeddings: (OpenAICompatibleEndpoint & { dimensions: number | null; batchSize: number }) | null;
+  /** MEMORY_LOCAL_ENCODER=on: the offline sentence encoder embeds when no endpoint is configured. */
+  localEncoder: boolean;
   /** Minutes between embedded lifecycle runs (Inngest mode uses its hourly cron). */
   lifecycleIntervalMinutes: number;
   /** The memory passport (docs/passport.md). */
@@ -226,6 +230,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             }
           : null,
     },
+    localEncoder: e.MEMORY_LOCAL_ENCODER === 'on',
     embeddings:
       e.MEMORY_EMBEDDINGS_BASE_URL && e.MEMORY_EMBEDDINGS_MODEL
         ? {

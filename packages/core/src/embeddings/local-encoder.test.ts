@@ -1,6 +1,6 @@
 /** The offline sentence encoder, with the real model (loads in about a second; each test shares one worker). */
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { LOCAL_ENCODER_DIMENSIONS, LOCAL_ENCODER_MODEL, type LocalEncoder, createLocalEncoder } from './local-encoder';
+import { LOCAL_ENCODER_DIMENSIONS, LOCAL_ENCODER_MODEL, type LocalEncoder, createLocalEncoder, withoutSubject } from './local-encoder';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
 type Crashable = LocalEncoder & { _crash(how: 'throw' | 'terminate'): void };
@@ -110,5 +110,14 @@ describe('createLocalEncoder', { timeout: 60_000 }, () => {
     await pending;
     await expect(enc.embed(['three'])).rejects.toThrow(/closed/);
     await enc.close();
+  });
+});
+
+describe('withoutSubject', () => {
+  it('removes "the user" in its forms, so the vectors compare what is said about the user', () => {
+    expect(withoutSubject("The user works as a nurse at the user's hospital.")).toBe('works as a nurse at hospital.');
+    expect(withoutSubject("What's the user's job?")).toBe("What's job?");
+    expect(withoutSubject('Users and the users’ data')).toBe('and data');
+    expect(withoutSubject('a username is kept')).toBe('a username is kept');
   });
 });

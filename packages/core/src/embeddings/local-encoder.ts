@@ -31,6 +31,18 @@ import { Worker } from 'node:worker_threads';
 import type { EmbeddingsProvider } from './types';
 
 export const LOCAL_ENCODER_MODEL = 'local:use-lite-512';
+
+/**
+ * Every memory says "The user …" and most questions about it name "the user": to this small model that shared
+ * phrase outweighs what the sentences are about ("What's the user's job?" was closer to "The user is looking
+ * for a new laptop" than to "The user works as a pediatric nurse"). The phrase is removed before encoding, on
+ * both sides, so the vectors compare what is said about the user.
+ */
+export function withoutSubject(text: string): string {
+  // not a string: left as it is, for the worker to refuse
+  if (typeof text !== 'string') return text;
+  return text.replace(/\b(?:the\s+)?users?\b(?:['’]s\b|['’](?!\w))?/gi, ' ').replace(/\s+/g, ' ').trim();
+}
 export const LOCAL_ENCODER_DIMENSIONS = 512;
 /** Tokens of a text that the model reads; the rest is cut off. */
 export const LOCAL_ENCODER_MAX_TOKENS = 128;
@@ -368,7 +380,7 @@ export function createLocalEncoder(opts: LocalEncoderOptions = {}): LocalEncoder
       if (texts.length === 0) return Promise.resolve([]);
       return new Promise<Float32Array[]>((resolve, reject) => {
         const owner: Pending = { vectors: new Array(texts.length), remaining: texts.length, settled: false, resolve, reject };
-        (texts.length <= SMALL_CALL ? small : large).push({ owner, offset: 0, texts: [...texts] });
+        (texts.length <= SMALL_CALL ? small : large).push({ owner, offset: 0, texts: texts.map(withoutSubject) });
         pump();
       });
     },

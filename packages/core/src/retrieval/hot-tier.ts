@@ -56,6 +56,8 @@ export interface HotUserSet {
   /** The evidence layer: the user's passages and their index (null: none loaded). */
   passages: PassageRow[];
   passageIndex: CandidateIndex | null;
+  /** The embeddings model whose vectors `index` holds (null: none). */
+  embeddingModel: string | null;
   /** Every entity name of the user's memories, longest first: the names a query can mention. */
   entityNames: Set<string>;
   /** The oldest open review's question; reviews open and close with a version bump. */
@@ -157,6 +159,7 @@ export class HotTier {
       memoryTexts: rows.map((r) => r.content),
       passages,
       passageIndex,
+      embeddingModel: this.embeddingModel,
       entityNames,
       clarificationQuestion,
     };

@@ -19,7 +19,8 @@ import { buildStudentProfile, learnerSection } from '../domains/edtech';
 import { type SupportEvent, buildCustomerProfile, customerSection, loadSupportEvents } from '../domains/support';
 import { type DomainSection, renderWithSection } from './domain-section';
 import { type ContextFormat, renderContext, renderSnippet } from './render';
-import { PASSAGE_CATEGORY, type RankFilters, rankLayers } from './score';
+import { PASSAGE_CATEGORY, RELEVANCE_FLOOR, type RankFilters, rankLayers } from './score';
+import { LOCAL_ENCODER_MODEL } from '../embeddings/local-encoder';
 import { announceModeChange, consumeBudget, quotaFields, readQuotaState } from '../quota/usage';
 
 /** DEGRADED_RETRIEVE (docs/quotas.md): at most this many memories, and no call to the embeddings endpoint. */
@@ -107,6 +108,11 @@ export function passageProvenance(p: PassageRow): Record<string, unknown> {
   return out;
 }
 
+/** The relevance floor for the model whose vectors the set holds (the offline encoder's cosines run lower). */
+function embeddingFloor(set: HotUserSet): number {
+  return set.embeddingModel === LOCAL_ENCODER_MODEL ? RELEVANCE_FLOOR.local : RELEVANCE_FLOOR.embedding;
+}
+
 /** The entity names of the user's memories that the query mentions (word n-grams up to 4 words). */
 export function queryEntities(query: string, names: Set<string>): string[] {
   if (names.size === 0) return [];
@@ -173,7 +179,7 @@ export function rankAndRender(
     filters,
     req.limit,
     now.getTime(),
-    { embedding: queryVector, entities: queryEntities(req.query, set.entityNames) },
+    { embedding: queryVector, entities: queryEntities(req.query, set.entityNames), embeddingFloor: embeddingFloor(set) },
   );
   const items = ranked.map((r) => {
     if (r.layer === 'memory') {

@@ -66,9 +66,10 @@ export const RANKING = {
 
 /**
  * The least semantic similarity that makes an item match a query it shares no stem or entity with: for the
- * offline word vectors (unrelated sentences reach ~0.45 there) and for a configured embeddings model.
+ * offline word vectors (unrelated sentences reach ~0.45 there), for a configured embeddings model, and for the
+ * offline sentence encoder (local-encoder.ts; unrelated memories reach ~0.22 there, related ones 0.28–0.5).
  */
-export const RELEVANCE_FLOOR = { offline: 0.6, embedding: 0.45 } as const;
+export const RELEVANCE_FLOOR = { offline: 0.6, embedding: 0.45, local: 0.25 } as const;
 
 /**
  * Words that ask for what is known in general rather than about something ("what do you know about me?",
@@ -188,6 +189,8 @@ export interface QuerySignals {
   embedding?: Float32Array | null;
   /** Lower-cased entity names found in the query. */
   entities?: string[];
+  /** The relevance floor of `embedding`'s model (default RELEVANCE_FLOOR.embedding). */
+  embeddingFloor?: number;
 }
 
 export interface RankFilters {
@@ -387,7 +390,7 @@ function scoreCandidates(
     let floor: number = RELEVANCE_FLOOR.offline;
     if (useEmbedding && m.embedding && m.embedding.length === useEmbedding.length) {
       semantic = cosine(useEmbedding, m.embedding);
-      floor = RELEVANCE_FLOOR.embedding;
+      floor = signals.embeddingFloor ?? RELEVANCE_FLOOR.embedding;
     } else if (queryVector && columns.hasVector[i]) {
       const off = i * dims;
       for (let d = 0; d < dims; d++) semantic += queryVector[d] * columns.vectors[off + d];
