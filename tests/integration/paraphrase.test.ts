@@ -33,13 +33,21 @@ describe.each(engines)('paraphrase with the offline encoder on $name', (engine) 
       ],
     });
     expect((await api.waitForJob(add.body.job_id)).status).toBe('completed');
-    // the job's embed step stores a vector of the encoder's model with every new memory
+    // The job's embed step stores a vector of the encoder's model with every new memory; it runs after the memories
+    // are stored (and the job reads completed), so a memory is found by its words at once and by its meaning once
+    // its vector is there. Wait for that, then ask.
+    const pets = () => api.post('/v1/memories/retrieve', { external_user_id: 'p1', query: 'does the user have any pets?' });
+    const deadline = Date.now() + 60_000;
+    let first = (await pets()).body.data[0]?.content;
+    while (first !== 'The user has a cat named Miso.' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      first = (await pets()).body.data[0]?.content;
+    }
+    expect(first).toBe('The user has a cat named Miso.');
     const job = await api.post('/v1/memories/retrieve', { external_user_id: 'p1', query: "What's the user's job?" });
     expect(job.status).toBe(200);
     expect(job.body.data[0]).toMatchObject({ content: "The user works as a pediatric nurse at the children's hospital.", category: expect.any(String) });
     expect(job.body.is_degraded).toBe(false);
-    const pets = await api.post('/v1/memories/retrieve', { external_user_id: 'p1', query: 'does the user have any pets?' });
-    expect(pets.body.data[0].content).toBe('The user has a cat named Miso.');
     const unrelated = await api.post('/v1/memories/retrieve', { external_user_id: 'p1', query: 'quantum chromodynamics lecture notes' });
     expect(unrelated.body.data).toEqual([]);
   });
