@@ -1,8 +1,25 @@
 import type { ClaimRevision } from '@memory/db';
 import type { MemoryRecord } from '../schemas/memories';
 
+/** Provenance columns of a row joined with its source event (`se`), as both engines return them. */
+export interface SourceEventColumns {
+  se_service: string | null;
+  se_event_id: string | null;
+  se_observed_at: Date | string | null;
+  se_received_at: Date | string | null;
+  se_payload_hash: string | null;
+  se_scope: unknown;
+  se_writer_id: string | null;
+}
+
+/** The SELECT list that produces SourceEventColumns from `source_events se`. */
+export const SOURCE_EVENT_COLUMNS = `
+  se.service AS se_service, se.event_id AS se_event_id, se.observed_at AS se_observed_at,
+  se.received_at AS se_received_at, se.payload_hash AS se_payload_hash, se.scope AS se_scope,
+  se.writer_id AS se_writer_id`;
+
 /** Columns of a memory joined with its source event, as both engines return them. */
-export interface MemoryWithSourceRow {
+export interface MemoryWithSourceRow extends SourceEventColumns {
   id: string;
   content: string;
   category: string;
@@ -17,13 +34,6 @@ export interface MemoryWithSourceRow {
   source_event_id: string | null;
   message_indices: unknown;
   job_id: string | null;
-  se_service: string | null;
-  se_event_id: string | null;
-  se_observed_at: Date | string | null;
-  se_received_at: Date | string | null;
-  se_payload_hash: string | null;
-  se_scope: unknown;
-  se_writer_id: string | null;
   se_evidence: unknown;
 }
 
@@ -32,9 +42,13 @@ export const iso = (v: Date | string | null | undefined): string | null =>
 
 /**
  * Provenance as the spec describes it; every field only when known, so legacy rows with partial
- * provenance still serialise.
+ * provenance still serialise. Memories and the evidence layer's passages share it.
  */
-export function toProvenance(row: MemoryWithSourceRow): Record<string, unknown> | null {
+export function sourceProvenance(
+  row: SourceEventColumns & { se_evidence?: unknown },
+  messageIndices: unknown,
+  jobId: string | null,
+): Record<string, unknown> | null {
   const p: Record<string, unknown> = {};
   if (row.se_service) p.service = row.se_service;
   if (row.se_event_id) p.event_id = row.se_event_id;
@@ -44,9 +58,13 @@ export function toProvenance(row: MemoryWithSourceRow): Record<string, unknown> 
   if (row.se_scope && typeof row.se_scope === 'object') p.scope = row.se_scope;
   if (row.se_writer_id) p.writer_id = row.se_writer_id;
   if (Array.isArray(row.se_evidence) && row.se_evidence.length > 0) p.evidence = row.se_evidence;
-  if (Array.isArray(row.message_indices)) p.message_indices = row.message_indices;
-  if (row.job_id) p.job_id = row.job_id;
+  if (Array.isArray(messageIndices)) p.message_indices = messageIndices;
+  if (jobId) p.job_id = jobId;
   return Object.keys(p).length > 0 ? p : null;
+}
+
+export function toProvenance(row: MemoryWithSourceRow): Record<string, unknown> | null {
+  return sourceProvenance(row, row.message_indices, row.job_id);
 }
 
 export function toMemoryRecord(row: MemoryWithSourceRow, externalUserId: string): MemoryRecord {
@@ -72,9 +90,7 @@ export function toMemoryRecord(row: MemoryWithSourceRow, externalUserId: string)
 export const MEMORY_WITH_SOURCE_COLUMNS = `
   m.id, m.content, m.category, m.status, m.importance, m.confidence, m.agent_id, m.access_count,
   m.last_accessed, m.created_at, m.updated_at, m.source_event_id, m.message_indices, m.job_id,
-  se.service AS se_service, se.event_id AS se_event_id, se.observed_at AS se_observed_at,
-  se.received_at AS se_received_at, se.payload_hash AS se_payload_hash, se.scope AS se_scope,
-  se.writer_id AS se_writer_id, se.evidence AS se_evidence`;
+  ${SOURCE_EVENT_COLUMNS}, se.evidence AS se_evidence`;
 
 /** One entry of the claim revision ledger, as the export bundle and the console show it. */
 export interface ClaimRevisionView {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OFFLINE_VECTOR_MODEL, analyseForIndex, dequantize, parseTerms, quantize, serializeTerms } from './analysis';
+import { OFFLINE_VECTOR_MODEL, analyseForIndex, decodeVector, encodeVector, parseTerms, serializeTerms } from './analysis';
 import { termFrequencies } from './text';
 import { cosine, wordVectors } from './word-vectors';
 
@@ -22,12 +22,12 @@ describe('int8 vectors', () => {
       return v.map((x) => x / n);
     };
     const [ua, ub] = [unit(a), unit(b)];
-    const qa = dequantize(quantize(ua));
-    const qb = dequantize(quantize(ub));
+    const qa = decodeVector(encodeVector(ua));
+    const qb = decodeVector(encodeVector(ub));
     expect(qa).not.toBeNull();
     expect(Math.abs(cosine(qa!, qb!) - cosine(ua, ub))).toBeLessThan(0.01);
     expect(cosine(qa!, qa!)).toBeCloseTo(1, 5);
-    expect(dequantize('')).toBeNull();
+    expect(decodeVector('')).toBeNull();
   });
 
   it('are made by the offline word vectors at write time, named so a different model is never compared', () => {

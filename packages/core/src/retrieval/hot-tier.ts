@@ -5,8 +5,8 @@
  * new memory is never missed. Least recently used users are evicted first (bounded by memory count).
  */
 import { LRUCache } from 'lru-cache';
-import type { MemoryWithSourceRow } from '../memories/serialize';
-import { OFFLINE_VECTOR_MODEL, dequantize, parseTerms } from './analysis';
+import type { MemoryWithSourceRow, SourceEventColumns } from '../memories/serialize';
+import { OFFLINE_VECTOR_MODEL, decodeVector, parseTerms } from './analysis';
 import { type CandidateIndex, PASSAGE_CATEGORY, type PrecomputedAnalysis, buildIndex } from './score';
 import { wordVectors } from './word-vectors';
 
@@ -24,7 +24,7 @@ export interface RankableRow extends MemoryWithSourceRow {
 }
 
 /** A passage of the evidence layer as retrieval loads it, with its source event's provenance columns. */
-export interface PassageRow {
+export interface PassageRow extends SourceEventColumns {
   id: string;
   source_event_id: string;
   job_id: string | null;
@@ -38,13 +38,6 @@ export interface PassageRow {
   terms: string | null;
   vector: string | null;
   vector_model: string | null;
-  se_service: string | null;
-  se_event_id: string | null;
-  se_observed_at: Date | string | null;
-  se_received_at: Date | string | null;
-  se_payload_hash: string | null;
-  se_scope: unknown;
-  se_writer_id: string | null;
 }
 
 export interface HotUserSet {
@@ -185,6 +178,6 @@ export class HotTier {
 function storedAnalysis(r: { terms?: string | null; vector?: string | null; vector_model?: string | null }): PrecomputedAnalysis {
   return {
     terms: r.terms != null ? parseTerms(r.terms) : null,
-    vector: r.vector && r.vector_model === OFFLINE_VECTOR_MODEL ? dequantize(r.vector) : null,
+    vector: r.vector && r.vector_model === OFFLINE_VECTOR_MODEL ? decodeVector(r.vector) : null,
   };
 }

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { type Db, rows, sql } from '@memory/db';
 import type { Logger } from '../logger';
 import type { EmbeddingsProvider } from '../embeddings/types';
-import { MEMORY_WITH_SOURCE_COLUMNS, iso, toProvenance } from '../memories/serialize';
+import { MEMORY_WITH_SOURCE_COLUMNS, SOURCE_EVENT_COLUMNS, iso, sourceProvenance, toProvenance } from '../memories/serialize';
 import type { MemorySearchResult, RetrieveRequest, RetrieveResponse } from '../schemas/memories';
 import type { TenantAuth } from '../tenants/tenants';
 import { findUserWithDomainSchema } from '../users';
@@ -74,10 +74,7 @@ async function loadPassages(db: Db, tenantId: string, userId: string): Promise<P
     rows<PassageRow>(
       db,
       sql`SELECT p.id, p.source_event_id, p.job_id, p.agent_id, p.message_index, p.role, p.speaker, p.content,
-            p.observed_at, p.created_at, p.terms, p.vector, p.vector_model,
-            se.service AS se_service, se.event_id AS se_event_id, se.observed_at AS se_observed_at,
-            se.received_at AS se_received_at, se.payload_hash AS se_payload_hash, se.scope AS se_scope,
-            se.writer_id AS se_writer_id
+            p.observed_at, p.created_at, p.terms, p.vector, p.vector_model, ${sql.raw(SOURCE_EVENT_COLUMNS)}
           FROM passages p JOIN source_events se ON se.id = p.source_event_id
           WHERE p.tenant_id = ${tenantId} AND p.user_id = ${userId}`,
     ),
@@ -95,17 +92,7 @@ async function loadPassages(db: Db, tenantId: string, userId: string): Promise<P
 
 /** Provenance of a passage: its source event, and the one message it is part of. */
 export function passageProvenance(p: PassageRow): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (p.se_service) out.service = p.se_service;
-  if (p.se_event_id) out.event_id = p.se_event_id;
-  if (p.se_observed_at) out.observed_at = iso(p.se_observed_at);
-  if (p.se_received_at) out.received_at = iso(p.se_received_at);
-  if (p.se_payload_hash) out.payload_hash = p.se_payload_hash;
-  if (p.se_scope && typeof p.se_scope === 'object') out.scope = p.se_scope;
-  if (p.se_writer_id) out.writer_id = p.se_writer_id;
-  out.message_indices = [p.message_index];
-  if (p.job_id) out.job_id = p.job_id;
-  return out;
+  return sourceProvenance(p, [p.message_index], p.job_id) ?? {};
 }
 
 /** The relevance floor for the model whose vectors the set holds (the offline encoder's cosines run lower). */

@@ -277,7 +277,7 @@ export function rankCandidates(
   signals: QuerySignals = {},
   texts?: readonly string[],
 ): Ranked[] {
-  const pool = scoreCandidates(idx, MEMORY_WEIGHTS, query, filters, limit * 2 + 5, now, signals);
+  const pool = scoreCandidates(idx, MEMORY_WEIGHTS, query, filters, limit * 2 + 5, now, signals, prepareQuery(idx, query));
   const out: Ranked[] = [];
   for (const r of pool) {
     if (out.length === limit) break;
@@ -311,10 +311,15 @@ export function rankLayers(
   signals: QuerySignals = {},
 ): LayeredRanked[] {
   const pool = limit * 2 + 5;
-  const mem = scoreCandidates(layers.memories, MEMORY_WEIGHTS, query, filters, pool, now, signals);
+  // the query is analysed once for both layers (they share the offline word vectors)
+  const prepared = prepareQuery(layers.memories, query);
+  const mem = scoreCandidates(layers.memories, MEMORY_WEIGHTS, query, filters, pool, now, signals, prepared);
   const wantPassages =
-    layers.passages && !isGeneralQuery(query) && (!filters.categories?.length || filters.categories.includes(PASSAGE_CATEGORY));
-  const pas = wantPassages && layers.passages ? scoreCandidates(layers.passages, PASSAGE_WEIGHTS, query, { ...filters, categories: undefined }, pool, now, signals) : [];
+    layers.passages && !prepared.general && (!filters.categories?.length || filters.categories.includes(PASSAGE_CATEGORY));
+  const pas =
+    wantPassages && layers.passages
+      ? scoreCandidates(layers.passages, PASSAGE_WEIGHTS, query, { ...filters, categories: undefined }, pool, now, signals, prepared)
+      : [];
   const memIdx = layers.memories;
   const texts = layers.memoryTexts;
   const key = (event: string | null | undefined, message: number) => `${event ?? ''}#${message}`;
@@ -360,6 +365,18 @@ export function rankLayers(
   return out;
 }
 
+/** What scoring needs of the query besides its terms: whether it is general, and its offline vector. */
+interface PreparedQuery {
+  general: boolean;
+  /** The word vectors that made `vector`; an index built with others embeds the query itself. */
+  vectors: WordVectors | null;
+  vector: Float32Array | null;
+}
+
+function prepareQuery(idx: CandidateIndex, query: string): PreparedQuery {
+  return { general: isGeneralQuery(query), vectors: idx.vectors, vector: idx.vectors?.embed(query) ?? null };
+}
+
 function scoreCandidates(
   idx: CandidateIndex,
   w: LayerWeights,
@@ -368,12 +385,13 @@ function scoreCandidates(
   limit: number,
   now: number,
   signals: QuerySignals,
+  prepared: PreparedQuery,
 ): Ranked[] {
   const n = idx.memories.length;
   const { columns } = idx;
   const relevance = bm25Scores(idx, query);
   // which items match the query at all (the relevance floor); a general query matches everything
-  const matched = new Uint8Array(n).fill(isGeneralQuery(query) ? 1 : 0);
+  const matched = new Uint8Array(n).fill(prepared.general ? 1 : 0);
   // lexical, mapped into [0, 1)
   for (let i = 0; i < n; i++) {
     const s = relevance[i];
@@ -381,7 +399,7 @@ function scoreCandidates(
     relevance[i] = s > 0 ? w.lexicalWeight * (s / (s + w.lexicalSaturation)) : 0;
   }
   // semantic: the configured model's vectors where both sides have one, else the offline vectors
-  const queryVector = idx.vectors?.embed(query) ?? null;
+  const queryVector = idx.vectors === prepared.vectors ? prepared.vector : (idx.vectors?.embed(query) ?? null);
   const dims = columns.dims;
   const useEmbedding = signals.embedding ?? null;
   for (let i = 0; i < n; i++) {
