@@ -3,7 +3,7 @@
  * `vector_model`): loading a user's set for retrieval then parses strings instead of analysing every text
  * again, which is what made the first retrieve of a user slow.
  *
- * - terms: the text's stems in order (text.ts `analyze`), space-separated.
+ * - terms: the text's stems in order (text.ts `analyze`), space-separated; score.ts builds its postings from them.
  * - vector: a unit vector quantised to int8 with one float32 scale (embeddings/quantize.ts), base64-encoded —
  *   text, so both engines return it the same way; the error is below 1 % of a cosine.
  */
@@ -16,19 +16,6 @@ export const OFFLINE_VECTOR_MODEL = 'glove-sif-100';
 
 export function serializeTerms(text: string): string {
   return analyze(text).join(' ');
-}
-
-/** Term frequencies and length from stored terms. */
-export function parseTerms(stored: string): { terms: Map<string, number>; length: number } {
-  const terms = new Map<string, number>();
-  let length = 0;
-  if (stored.length > 0) {
-    for (const t of stored.split(' ')) {
-      terms.set(t, (terms.get(t) ?? 0) + 1);
-      length++;
-    }
-  }
-  return { terms, length };
 }
 
 /** A unit vector as stored: the int8 form of embeddings/quantize.ts, base64-encoded. */

@@ -6,7 +6,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { MemoryWithSourceRow, SourceEventColumns } from '../memories/serialize';
-import { OFFLINE_VECTOR_MODEL, decodeVector, parseTerms } from './analysis';
+import { OFFLINE_VECTOR_MODEL } from './analysis';
 import { type CandidateIndex, PASSAGE_CATEGORY, type PrecomputedAnalysis, buildIndex } from './score';
 import { wordVectors } from './word-vectors';
 
@@ -177,7 +177,7 @@ export class HotTier {
 /** The stored ranking inputs of a row, when they were made by the vectors this process uses. */
 function storedAnalysis(r: { terms?: string | null; vector?: string | null; vector_model?: string | null }): PrecomputedAnalysis {
   return {
-    terms: r.terms != null ? parseTerms(r.terms) : null,
-    vector: r.vector && r.vector_model === OFFLINE_VECTOR_MODEL ? decodeVector(r.vector) : null,
+    terms: r.terms,
+    storedVector: r.vector_model === OFFLINE_VECTOR_MODEL ? r.vector : null,
   };
 }

@@ -256,11 +256,15 @@ export async function retrieveMemories(
   if (!user) return base;
 
   const [{ set, hit: fromHotTier }, embedded, supportEvents] = await Promise.all([
-    deps.hotTier.getOrLoad(user.id, user.memoryVersion, async () => ({
-      rows: await loadActiveMemories(deps.db, auth.tenantId, user.id, Boolean(deps.embeddings)),
-      passages: await loadPassages(deps.db, auth.tenantId, user.id),
-      clarificationQuestion: await openQuestion(deps.db, auth.tenantId, user.id),
-    })),
+    deps.hotTier.getOrLoad(user.id, user.memoryVersion, async () => {
+      // three reads at once: on PostgreSQL each takes its own pooled connection
+      const [rows, passages, clarificationQuestion] = await Promise.all([
+        loadActiveMemories(deps.db, auth.tenantId, user.id, Boolean(deps.embeddings)),
+        loadPassages(deps.db, auth.tenantId, user.id),
+        openQuestion(deps.db, auth.tenantId, user.id),
+      ]);
+      return { rows, passages, clarificationQuestion };
+    }),
     degraded ? { vector: null, degraded: true } : embedQuery(deps, req.query),
     user.domainSchema === 'customer_support' ? loadSupportEvents(deps.db, auth.tenantId, user.id, RETRIEVE_SUPPORT_EVENTS) : null,
   ]);

@@ -18,7 +18,7 @@
  * matches; they never make an unrelated item match, so an unrelated query returns nothing. A general query
  * ("what do you know about the user?") matches every memory (isGeneralQuery).
  */
-import { contentWords, termFrequencies } from './text';
+import { analyze, contentWords, termFrequencies } from './text';
 import { type WordVectors, cosine, wordVectors } from './word-vectors';
 
 export interface LayerWeights {
@@ -101,14 +101,26 @@ export interface IndexedMemory {
   /** The source event the item came from and the message indices it cites (passages: exactly one). */
   sourceEventId?: string | null;
   messages?: readonly number[] | null;
-  /** term -> frequency */
-  terms: Map<string, number>;
+  /** The item's stems in order, space-separated (as stored, analysis.ts). */
+  terms: string;
+  /** Number of stems. */
   length: number;
 }
 
 export interface CandidateIndex {
   memories: IndexedMemory[];
-  /** term -> indices of memories containing it */
+  /**
+   * Every item's stems in one string, one line per item (item i's line starts at `offsets[i]`). A term's
+   * postings are found by scanning it the first time a query asks for the term (`postingsOf`), so building
+   * an index costs one join, not a map operation per stem: loading a user that is not in the hot tier is
+   * mostly this build.
+   */
+  text: string;
+  offsets: Int32Array;
+  /**
+   * term -> the index of the item for every occurrence of the term, ascending (an item holding the term
+   * three times is listed three times in a row: the run length is the term frequency); filled on demand.
+   */
   postings: Map<string, number[]>;
   avgLength: number;
   vectors: WordVectors | null;
@@ -129,7 +141,10 @@ export interface CandidateIndex {
 
 /** What was computed when the item was written (analysis.ts); absent parts are computed here. */
 export interface PrecomputedAnalysis {
-  terms?: { terms: Map<string, number>; length: number } | null;
+  /** The stored stems, space-separated. */
+  terms?: string | null;
+  /** The offline vector, as stored (base64 int8, analysis.ts) or already decoded. */
+  storedVector?: string | null;
   vector?: Float32Array | null;
 }
 
@@ -139,30 +154,7 @@ export function buildIndex(
   vectors: WordVectors | null = wordVectors(),
   stored: readonly (PrecomputedAnalysis | undefined)[] = [],
 ): CandidateIndex {
-  const indexed: IndexedMemory[] = [];
-  const postings = new Map<string, number[]>();
-  let total = 0;
-  memories.forEach((m, i) => {
-    const pre = stored[i];
-    let terms: Map<string, number>;
-    let length = 0;
-    if (pre?.terms) {
-      terms = pre.terms.terms;
-      length = pre.terms.length;
-    } else {
-      terms = termFrequencies(contents[i]);
-      for (const n of terms.values()) length += n;
-    }
-    for (const t of terms.keys()) {
-      const list = postings.get(t);
-      if (list) list.push(i);
-      else postings.set(t, [i]);
-    }
-    total += length;
-    const vector = pre?.vector && (!vectors || pre.vector.length === vectors.dimensions) ? pre.vector : (vectors?.embed(contents[i]) ?? null);
-    indexed.push({ ...m, vector, terms, length });
-  });
-  const n = indexed.length;
+  const n = memories.length;
   const dims = vectors?.dimensions ?? 0;
   const columns = {
     dims,
@@ -172,16 +164,70 @@ export function buildIndex(
     createdAt: new Float64Array(n),
     feedback: new Float64Array(n),
   };
-  indexed.forEach((m, i) => {
-    if (m.vector && m.vector.length === dims) {
-      columns.vectors.set(m.vector, i * dims);
-      columns.hasVector[i] = 1;
-    }
+  const indexed: IndexedMemory[] = [];
+  const lines: string[] = [];
+  const offsets = new Int32Array(n + 1);
+  const scratch = Buffer.alloc(4 + dims);
+  let at = 0;
+  let total = 0;
+  memories.forEach((m, i) => {
+    const pre = stored[i];
+    const terms = pre?.terms ?? analyze(contents[i]).join(' ');
+    let length = terms.length > 0 ? 1 : 0;
+    for (let c = 0; c < terms.length; c++) if (terms.charCodeAt(c) === 32) length++;
+    offsets[i] = at;
+    at += terms.length + 1;
+    lines.push(terms);
+    total += length;
+    // the caller's object becomes the indexed item (callers pass objects made for the index)
+    const item = m as IndexedMemory;
+    item.terms = terms;
+    item.length = length;
+    item.vector = null;
+    if (dims > 0) {
+      if (pre?.storedVector && decodeInto(pre.storedVector, scratch, columns.vectors, i * dims)) {
+        columns.hasVector[i] = 1;
+      } else {
+        const vector = pre?.vector?.length === dims ? pre.vector : vectors!.embed(contents[i]);
+        if (vector) {
+          columns.vectors.set(vector, i * dims);
+          columns.hasVector[i] = 1;
+        }
+      }
+      if (columns.hasVector[i]) item.vector = columns.vectors.subarray(i * dims, (i + 1) * dims);
+    } else item.vector = pre?.vector ?? null;
     columns.importance[i] = m.importance;
     columns.createdAt[i] = m.createdAt;
     columns.feedback[i] = RANKING.feedbackWeight * Math.tanh(m.feedbackScore ?? 0);
+    indexed.push(item);
   });
-  return { memories: indexed, postings, avgLength: n ? total / n : 0, vectors, columns };
+  offsets[n] = at;
+  return { memories: indexed, text: lines.join('\n'), offsets, postings: new Map(), avgLength: n ? total / n : 0, vectors, columns };
+}
+
+/**
+ * A stored vector (analysis.ts: base64 of embeddings/quantize.ts's int8 form) decoded straight into `out` at
+ * `offset` as a unit vector, through one scratch buffer instead of two allocations per item; false when it
+ * is not a vector of the index's dimensions or is all zeros.
+ */
+function decodeInto(stored: string, scratch: Buffer, out: Float32Array, offset: number): boolean {
+  const dims = scratch.length - 4;
+  if (stored.length !== Math.ceil(scratch.length / 3) * 4) return false;
+  if (scratch.write(stored, 0, 'base64') !== scratch.length) return false;
+  const scale = scratch.readFloatLE(0);
+  let norm = 0;
+  for (let d = 0; d < dims; d++) {
+    const x = ((scratch[4 + d] << 24) >> 24) * scale;
+    out[offset + d] = x;
+    norm += x * x;
+  }
+  if (!(norm > 0)) {
+    out.fill(0, offset, offset + dims);
+    return false;
+  }
+  const inv = 1 / Math.sqrt(norm);
+  for (let d = 0; d < dims; d++) out[offset + d] *= inv;
+  return true;
 }
 
 export interface QuerySignals {
@@ -205,19 +251,47 @@ export interface Ranked {
   relevance: number;
 }
 
+const SPACE = 32;
+const NEWLINE = 10;
+
+/** The items holding `term`, once per occurrence, ascending (scanned on first use, then kept). */
+export function postingsOf(idx: CandidateIndex, term: string): number[] {
+  const known = idx.postings.get(term);
+  if (known) return known;
+  const list: number[] = [];
+  const { text, offsets } = idx;
+  let item = 0;
+  for (let at = text.indexOf(term); at !== -1; at = text.indexOf(term, at + 1)) {
+    const before = at === 0 ? NEWLINE : text.charCodeAt(at - 1);
+    const end = at + term.length;
+    const after = end === text.length ? NEWLINE : text.charCodeAt(end);
+    if ((before !== SPACE && before !== NEWLINE) || (after !== SPACE && after !== NEWLINE)) continue;
+    while (offsets[item + 1] <= at) item++;
+    list.push(item);
+  }
+  idx.postings.set(term, list);
+  return list;
+}
+
 /** Exact BM25 of the query against every memory of the index (0 for memories without a query term). */
 export function bm25Scores(idx: CandidateIndex, query: string): Float64Array {
   const n = idx.memories.length;
   const lexical = new Float64Array(n);
   const queryTerms = [...new Set(termFrequencies(query).keys())];
   for (const term of queryTerms) {
-    const list = idx.postings.get(term);
-    if (!list) continue;
-    const idf = Math.log(1 + (n - list.length + 0.5) / (list.length + 0.5));
-    for (const i of list) {
-      const m = idx.memories[i];
-      const tf = m.terms.get(term) ?? 0;
-      const norm = tf + RANKING.k1 * (1 - RANKING.b + (RANKING.b * m.length) / (idx.avgLength || 1));
+    const list = postingsOf(idx, term);
+    if (list.length === 0) continue;
+    let df = 0;
+    for (let j = 0; j < list.length; j++) if (j === 0 || list[j] !== list[j - 1]) df++;
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    for (let j = 0; j < list.length; ) {
+      const i = list[j];
+      let tf = 0;
+      while (j < list.length && list[j] === i) {
+        tf++;
+        j++;
+      }
+      const norm = tf + RANKING.k1 * (1 - RANKING.b + (RANKING.b * idx.memories[i].length) / (idx.avgLength || 1));
       lexical[i] += (idf * tf * (RANKING.k1 + 1)) / norm;
     }
   }
@@ -255,10 +329,23 @@ export function valuesOf(text: string): string {
   return out.sort().join(' ');
 }
 
+const termSets = new WeakMap<IndexedMemory, Set<string>>();
+
+/** The distinct stems of an item, made when a near-duplicate check first needs them. */
+function termSet(m: IndexedMemory): Set<string> {
+  let set = termSets.get(m);
+  if (!set) {
+    set = new Set(m.terms.length > 0 ? m.terms.split(' ') : []);
+    termSets.set(m, set);
+  }
+  return set;
+}
+
 export function nearDuplicate(a: IndexedMemory, b: IndexedMemory, aText?: string, bText?: string): boolean {
+  const [aTerms, bTerms] = [termSet(a), termSet(b)];
   let shared = 0;
-  for (const t of a.terms.keys()) if (b.terms.has(t)) shared++;
-  const union = a.terms.size + b.terms.size - shared;
+  for (const t of aTerms) if (bTerms.has(t)) shared++;
+  const union = aTerms.size + bTerms.size - shared;
   const jaccard = union === 0 ? 1 : shared / union;
   const similar =
     jaccard >= NEAR_DUPLICATE.jaccard ||
