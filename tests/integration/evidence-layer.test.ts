@@ -1,6 +1,7 @@
 /**
  * The evidence layer over real HTTP on both engines (docs/evidence-layer.md): what was said — the
- * assistant's advice included — is retrievable later with provenance to its message; an unrelated query
+ * assistant's advice included, with the question it answered — is retrievable later with provenance to its
+ * messages; an unrelated query
  * gets nothing (no padding); the `categories` filter treats passages as `conversation`.
  */
 import { describe, expect, it } from 'vitest';
@@ -17,7 +18,7 @@ const ADVICE = [
 ];
 
 describe.each(servers())('evidence layer on $name', (server) => {
-  it('returns advice the assistant gave, as what the assistant said, with provenance to its message', async () => {
+  it('returns advice the assistant gave, as what the assistant replied to the user, with provenance to both messages', async () => {
     const api = await tenantApi(server);
     expect((await api.post('/v1/tenant/service-writers', { service_key: 'chat', display_name: 'Chat', authority_rules: { default_priority: 100 } })).status).toBe(201);
     const add = await api.post('/v1/memories/add', {
@@ -40,14 +41,16 @@ describe.each(servers())('evidence layer on $name', (server) => {
     const advice = r.body.data[0];
     expect(advice).toMatchObject({
       category: 'conversation',
-      content: `On 21 May 2026 the assistant said: "${ADVICE[1].content}"`,
+      content: `On 21 May 2026 the user said: "${ADVICE[0].content}" and the assistant replied: "${ADVICE[1].content}"`,
       importance_score: 0,
       source_event_id: expect.any(String),
-      provenance: { service: 'chat', event_id: 'ev1-s1', message_indices: [1], job_id: add.body.job_id, payload_hash: expect.any(String) },
+      provenance: { service: 'chat', event_id: 'ev1-s1', message_indices: [0, 1], job_id: add.body.job_id, payload_hash: expect.any(String) },
     });
+    // the question is quoted in the reply's item, so it is not returned a second time on its own
+    expect(r.body.data.filter((m: any) => m.category === 'conversation' && m.provenance.message_indices.includes(0))).toHaveLength(1);
     // the passage is evidence, not a fact about the user, and it is what the block ends with
     expect(r.body.data.some((m: any) => /Lisbon/.test(m.content))).toBe(false);
-    expect(r.body.system_prompt_addition).toContain('the assistant said: "You could try tea tree oil');
+    expect(r.body.system_prompt_addition).toContain('the assistant replied: "You could try tea tree oil');
     expect(r.body.context_token_count).toBeGreaterThan(0);
     expect(r.body.context_token_count).toBeLessThanOrEqual(500);
 
@@ -73,12 +76,10 @@ describe.each(servers())('evidence layer on $name', (server) => {
     });
     expect(add.body).toMatchObject({ status: 'passthrough', nothing_to_extract: true, job_id: null });
     const r = await api.post('/v1/memories/retrieve', { external_user_id: 'ev3', query: 'how many minutes to steep green tea' });
-    expect(r.body.data.map((m: any) => [m.category, m.provenance.message_indices[0]]).sort()).toEqual([
-      ['conversation', 0],
-      ['conversation', 1],
-    ]);
-    const answer = r.body.data.find((m: any) => m.provenance.message_indices[0] === 1);
-    expect(answer.content).toMatch(/the assistant said: "Steep green tea for two to three minutes/);
+    // one item: the answer, quoting the question it answers (both messages cited)
+    expect(r.body.data).toHaveLength(1);
+    expect(r.body.data[0]).toMatchObject({ category: 'conversation', provenance: { message_indices: [0, 1] } });
+    expect(r.body.data[0].content).toMatch(/the user said: "How long should green tea steep\?" and the assistant replied: "Steep green tea for two to three minutes/);
     expect(await api.get('/v1/memories?external_user_id=ev3')).toMatchObject({ body: { data: { items: [] } } });
   });
 

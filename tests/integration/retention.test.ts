@@ -8,6 +8,7 @@
  * the queued-job exception and the scheduler are covered by packages/jobs/src/retention.test.ts, which runs
  * the same code on an in-memory PGlite.
  */
+import { MEMORY_CATEGORIES } from '@memory/core/categories';
 import { RETENTION_LOCK_KEY } from '@memory/core/provenance/retention';
 import { createDatabase } from '@memory/db';
 import { EmbeddedScheduler } from '@memory/jobs';
@@ -87,15 +88,17 @@ describe('payload retention end to end on postgres', () => {
     const listed = async () => (await api.get('/v1/tenant/source-events?external_user_id=ret1')).body.data.items as any[];
     const before = (await listed()).find((e) => e.job_id === add.body.job_id);
     expect(before.payload_redacted).toBe(false);
-    const memoriesOnly = async () =>
-      (await api.post('/v1/memories/retrieve', { external_user_id: 'ret1', query: 'where does the user live?' })).body.data.filter(
-        (m: any) => m.category !== 'conversation',
-      );
+    // the memory layer alone (with passages, a memory whose message a passage quotes is not returned twice)
+    const memoriesOnly = async () => {
+      const body = { external_user_id: 'ret1', query: 'where does the user live?', categories: [...MEMORY_CATEGORIES] };
+      return (await api.post('/v1/memories/retrieve', body)).body.data;
+    };
     const memoriesBefore = await memoriesOnly();
     expect(memoriesBefore.map((m: any) => m.content)).toContain('The user lives in Lisbon.');
+    // the reply, quoting the user message it answers (docs/evidence-layer.md)
     const concerts = async () =>
       (await api.post('/v1/memories/retrieve', { external_user_id: 'ret1', query: 'Gulbenkian gardens concerts', categories: ['conversation'] })).body.data;
-    expect((await concerts()).map((m: any) => m.provenance.message_indices)).toEqual([[1]]);
+    expect((await concerts()).map((m: any) => m.provenance.message_indices)).toEqual([[0, 1]]);
 
     // two days old, with a one-day window
     await sql`UPDATE source_events SET received_at = now() - interval '2 days' WHERE job_id = ${add.body.job_id}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { passageText, splitMessage, splitPassages } from './passages';
+import { PROMPT_MAX_WORDS, passageText, promptOf, splitMessage, splitPassages } from './passages';
 
 describe('splitMessage', () => {
   it('keeps a short message whole', () => {
@@ -50,5 +50,32 @@ describe('passageText', () => {
       'On 21 May 2023 the user said: "I finished the book."',
     );
     expect(passageText({ role: 'user', speaker: 'Maria', content: 'Hi!', observedAt: at.toISOString() })).toBe('On 21 May 2023 Maria said: "Hi!"');
+  });
+});
+
+describe('a reply with its prompt', () => {
+  const at = new Date('2023-05-21T19:50:00Z');
+  it('quotes a short prompt whole, attributed to the user, and the reply as the assistant\'s', () => {
+    const prompt = promptOf(4, '  Which  knife should I buy for\nsushi? ', null);
+    expect(prompt).toEqual({ messageIndex: 4, speaker: null, quote: 'Which knife should I buy for sushi?', whole: true });
+    expect(passageText({ role: 'assistant', speaker: null, content: 'A yanagiba.', observedAt: at }, prompt)).toBe(
+      'On 21 May 2023 the user said: "Which knife should I buy for sushi?" and the assistant replied: "A yanagiba."',
+    );
+  });
+
+  it('shortens a long prompt and says so; a named speaker is named', () => {
+    const long = Array.from({ length: PROMPT_MAX_WORDS + 5 }, (_, i) => `w${i}`).join(' ');
+    const prompt = promptOf(0, long, 'Maria');
+    expect(prompt.whole).toBe(false);
+    expect(prompt.quote.split(' ')).toHaveLength(PROMPT_MAX_WORDS + 1);
+    expect(prompt.quote.endsWith('w59 …')).toBe(true);
+    expect(passageText({ role: 'assistant', speaker: null, content: 'Sure.', observedAt: at }, prompt)).toMatch(/^On 21 May 2023 Maria said: "w0 w1 .* …" and the assistant replied: "Sure\."$/);
+  });
+
+  it('leaves what the user said alone', () => {
+    const prompt = promptOf(0, 'Hi', null);
+    expect(passageText({ role: 'user', speaker: null, content: 'I finished the book.', observedAt: at }, prompt)).toBe(
+      'On 21 May 2023 the user said: "I finished the book."',
+    );
   });
 });

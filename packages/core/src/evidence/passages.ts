@@ -66,14 +66,45 @@ export function splitPassages(messages: readonly ConversationMessage[], maxWords
 const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /**
- * A passage as retrieval returns and renders it: who said it and when, then the words in quotes, e.g.
- * `On 21 May 2023 the assistant said: "Dilute tea tree oil to 5 %…"`. What the assistant said is attributed to
- * the assistant, never stated as a fact about the user.
+ * An assistant reply is returned with the user message it answers (its prompt): "Miss Bee Providore offers
+ * a Nasi Goreng…" means little without "Can you recommend a restaurant in Cihampelas Walk?", and an agent
+ * asked about the conversation needs both. A prompt of at most PROMPT_MAX_WORDS words is quoted whole (and
+ * cited in the passage's `message_indices`); a longer one is quoted up to that many words with "…" and
+ * not cited, since its words are not all there.
  */
-export function passageText(p: { role: string; speaker: string | null; content: string; observedAt: Date | string }): string {
+export const PROMPT_MAX_WORDS = 60;
+
+export interface PassagePrompt {
+  messageIndex: number;
+  speaker: string | null;
+  /** The quoted words; `whole` when they are the entire message. */
+  quote: string;
+  whole: boolean;
+}
+
+/** The prompt of an assistant message: the user message right before it, quoted whole or shortened. */
+export function promptOf(messageIndex: number, text: string, speaker: string | null, maxWords = PROMPT_MAX_WORDS): PassagePrompt {
+  const words = text.split(/\s+/).filter((w) => w.length > 0);
+  const whole = words.length <= maxWords;
+  return { messageIndex, speaker, quote: whole ? words.join(' ') : `${words.slice(0, maxWords).join(' ')} …`, whole };
+}
+
+/**
+ * A passage as retrieval returns and renders it: who said it and when, then the words in quotes, e.g.
+ * `On 21 May 2023 the assistant said: "Dilute tea tree oil to 5 %…"`, or with the prompt it answers,
+ * `On 21 May 2023 the user said: "How do I use tea tree oil?" and the assistant replied: "Dilute it…"`.
+ * What the assistant said is attributed to the assistant, never stated as a fact about the user.
+ */
+export function passageText(
+  p: { role: string; speaker: string | null; content: string; observedAt: Date | string },
+  prompt: PassagePrompt | null = null,
+): string {
   const at = p.observedAt instanceof Date ? p.observedAt : new Date(p.observedAt);
   const who = p.role === 'assistant' ? 'the assistant' : p.speaker ? p.speaker : 'the user';
   const when = Number.isNaN(at.getTime()) ? '' : `On ${DATE.format(at)} `;
-  const said = `${when}${who} said: "${p.content}"`;
+  const said =
+    prompt && p.role === 'assistant'
+      ? `${when}${prompt.speaker ?? 'the user'} said: "${prompt.quote}" and the assistant replied: "${p.content}"`
+      : `${when}${who} said: "${p.content}"`;
   return when ? said : said.charAt(0).toUpperCase() + said.slice(1);
 }

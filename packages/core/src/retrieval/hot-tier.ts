@@ -9,6 +9,7 @@ import type { MemoryWithSourceRow, SourceEventColumns } from '../memories/serial
 import { OFFLINE_VECTOR_MODEL } from './analysis';
 import { type CandidateIndex, PASSAGE_CATEGORY, type PrecomputedAnalysis, buildIndex } from './score';
 import { wordVectors } from './word-vectors';
+import { type PassagePrompt, promptOf } from '../evidence/passages';
 
 /** A memory as retrieval loads it: the row with its source, plus the ranking inputs. */
 export interface RankableRow extends MemoryWithSourceRow {
@@ -30,6 +31,8 @@ export interface PassageRow extends SourceEventColumns {
   job_id: string | null;
   agent_id: string | null;
   message_index: number;
+  /** The passage's place within its message. */
+  part: number;
   role: string;
   speaker: string | null;
   content: string;
@@ -49,6 +52,8 @@ export interface HotUserSet {
   /** The evidence layer: the user's passages and their index (null: none loaded). */
   passages: PassageRow[];
   passageIndex: CandidateIndex | null;
+  /** Each passage's prompt: for an assistant passage, the user message it answers (else null). */
+  prompts: (PassagePrompt | null)[];
   /** The embeddings model whose vectors `index` holds (null: none). */
   embeddingModel: string | null;
   /** Every entity name of the user's memories, longest first: the names a query can mention. */
@@ -128,18 +133,20 @@ export class HotTier {
       vectors,
       rows.map(storedAnalysis),
     );
+    const prompts = promptsOf(passages);
     const passageIndex =
       passages.length === 0
         ? null
         : buildIndex(
-            passages.map((p) => ({
+            passages.map((p, i) => ({
               id: p.id,
               category: PASSAGE_CATEGORY,
               importance: 0,
               agentId: p.agent_id,
               createdAt: new Date(p.created_at).getTime(),
               sourceEventId: p.source_event_id,
-              messages: [p.message_index],
+              // a reply that quotes its prompt whole stands for both messages (rankLayers: one item per message)
+              messages: prompts[i]?.whole ? [prompts[i]!.messageIndex, p.message_index] : [p.message_index],
             })),
             passages.map((p) => p.content),
             vectors,
@@ -152,6 +159,7 @@ export class HotTier {
       memoryTexts: rows.map((r) => r.content),
       passages,
       passageIndex,
+      prompts,
       embeddingModel: this.embeddingModel,
       entityNames,
       clarificationQuestion,
@@ -180,4 +188,32 @@ function storedAnalysis(r: { terms?: string | null; vector?: string | null; vect
     terms: r.terms,
     storedVector: r.vector_model === OFFLINE_VECTOR_MODEL ? r.vector : null,
   };
+}
+
+/**
+ * For every assistant passage, the user message right before its message in the same source event, among the
+ * passages loaded: a message whose memory was retired is not loaded (loadPassages), so no reply quotes it.
+ */
+function promptsOf(passages: readonly PassageRow[]): (PassagePrompt | null)[] {
+  const userMessages = new Map<string, PassageRow[]>();
+  for (const p of passages) {
+    if (p.role !== 'user') continue;
+    const key = `${p.source_event_id}#${p.message_index}`;
+    const parts = userMessages.get(key);
+    if (parts) parts.push(p);
+    else userMessages.set(key, [p]);
+  }
+  const made = new Map<string, PassagePrompt>();
+  return passages.map((p) => {
+    if (p.role !== 'assistant') return null;
+    const key = `${p.source_event_id}#${p.message_index - 1}`;
+    const known = made.get(key);
+    if (known) return known;
+    const parts = userMessages.get(key);
+    if (!parts) return null;
+    const text = [...parts].sort((a, b) => a.part - b.part).map((x) => x.content).join(' ');
+    const prompt = promptOf(p.message_index - 1, text, parts[0].speaker);
+    made.set(key, prompt);
+    return prompt;
+  });
 }

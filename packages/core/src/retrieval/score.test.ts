@@ -209,3 +209,57 @@ describe('rankLayers: memories and passages together', () => {
     expect(rankLayers({ memories, passages }, 'quantum chromodynamics', {}, 10, NOW)).toEqual([]);
   });
 });
+
+describe('rankLayers: a reply that quotes its prompt', () => {
+  const memories = buildIndex([], [], null);
+  const passages = buildIndex(
+    [
+      { id: 'q', category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [0] },
+      // the reply quotes message 0 whole, so it stands for both messages
+      { id: 'a', category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [0, 1] },
+      { id: 'later', category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [2] },
+    ],
+    ['Which sushi knife should I buy?', 'For sushi, buy a yanagiba knife: its long single-bevel blade slices fish cleanly.', 'I bought the sushi knife.'],
+    null,
+  );
+
+  it('leaves out the prompt once the reply quoting it is returned', () => {
+    const r = rankLayers({ memories, passages }, 'which yanagiba sushi knife blade', {}, 10, NOW);
+    expect(r.map((x) => x.index)).toEqual([1, 2]);
+  });
+
+  it('puts the reply in the place of a prompt returned before it: the reply holds both', () => {
+    const r = rankLayers({ memories, passages }, 'which sushi knife should I buy', {}, 10, NOW);
+    expect(r.map((x) => x.index)).toEqual([1, 2]);
+    // the place and score the prompt earned
+    const promptOnly = rankLayers({ memories, passages }, 'which sushi knife should I buy', {}, 1, NOW);
+    expect(r[0].relevance).toBeGreaterThanOrEqual(promptOnly[0].relevance);
+  });
+});
+
+describe('rankLayers: one item per message, whichever ranks first', () => {
+  const memories = buildIndex(
+    [{ id: 'm', category: 'fact', importance: 0.9, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [0] }],
+    ['The user keeps bees.'],
+    null,
+  );
+  // the assistant's reply to message 0, quoting it whole
+  const passages = buildIndex(
+    [{ id: 'r', category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [0, 1] }],
+    ['Italian bees are gentle; three hives on a roof need a water source nearby, and honey is harvested in late summer.'],
+    null,
+  );
+
+  it('leaves out a memory whose messages were already returned word for word (quoted by a reply)', () => {
+    const r = rankLayers({ memories, passages }, 'italian bees hives honey roof', {}, 10, NOW);
+    expect(r.map((x) => [x.layer, x.index])).toEqual([['passage', 0]]);
+  });
+
+  it('keeps both when the memory ranks first: the reply says what the memory does not', () => {
+    const r = rankLayers({ memories, passages }, 'who keeps bees', {}, 10, NOW);
+    expect(r.map((x) => [x.layer, x.index])).toEqual([
+      ['memory', 0],
+      ['passage', 0],
+    ]);
+  });
+});

@@ -387,7 +387,10 @@ export const PASSAGE_CATEGORY = 'conversation';
  * weights, then merged by relevance. Near-duplicate memories collapse as in `rankCandidates`. A passage is
  * left out when a returned memory already cites its message; when a memory from the passage's message is
  * among the ranked candidates, that memory takes the passage's place (the fact, stated about the user, is
- * what the agent needs; the passage is the evidence). One passage per message.
+ * what the agent needs; the passage is the evidence). One passage per message. A reply that quotes its
+ * prompt whole (its `messages` are [prompt, reply]) covers the prompt's message too: the prompt's passage is
+ * not returned after it, and one returned before it gives the reply its place. A memory all of whose messages
+ * were already returned word for word is left out (one item per message, whichever ranks first).
  */
 export function rankLayers(
   layers: { memories: CandidateIndex; memoryTexts?: readonly string[]; passages: CandidateIndex | null },
@@ -422,9 +425,15 @@ export function rankLayers(
   const out: LayeredRanked[] = [];
   const pickedMemories = new Set<number>();
   const coveredMessages = new Set<string>();
+  // where in `out` the passage of each message is
+  const passageAt = new Map<string, number>();
+  // the messages returned word for word (by a passage, or quoted whole by a reply)
+  const shownMessages = new Set<string>();
   const pickMemory = (r: Ranked, relevance: number): boolean => {
     if (pickedMemories.has(r.index)) return false;
     const m = memIdx.memories[r.index];
+    // every message it was taken from is already returned word for word: the passage holds it
+    if (m.messages?.length && m.messages.every((i) => shownMessages.has(key(m.sourceEventId, i)))) return false;
     for (const o of pickedMemories) if (nearDuplicate(memIdx.memories[o], m, texts?.[o], texts?.[r.index])) return false;
     pickedMemories.add(r.index);
     for (const i of m.messages ?? []) coveredMessages.add(key(m.sourceEventId, i));
@@ -442,11 +451,23 @@ export function rankLayers(
     }
     const r = pas[b++];
     const p = layers.passages!.memories[r.index];
-    const k = key(p.sourceEventId, p.messages?.[0] ?? -1);
+    // a passage's own message is its last (a reply lists the prompt it quotes first)
+    const messages = p.messages ?? [];
+    const k = key(p.sourceEventId, messages.at(-1) ?? -1);
     if (coveredMessages.has(k)) continue;
     const standIn = memoryOfMessage.get(k);
     if (standIn && pickMemory(standIn, Math.max(standIn.relevance, r.relevance))) continue;
-    coveredMessages.add(k);
+    for (const i of messages) coveredMessages.add(key(p.sourceEventId, i));
+    // a reply quoting a prompt whose own passage was returned takes that passage's place (it says all it says)
+    const promptAt = messages.length > 1 ? passageAt.get(key(p.sourceEventId, messages[0])) : undefined;
+    if (promptAt !== undefined) {
+      out[promptAt] = { layer: 'passage', index: r.index, relevance: Math.max(out[promptAt].relevance, r.relevance) };
+      passageAt.set(k, promptAt);
+      for (const i of messages) shownMessages.add(key(p.sourceEventId, i));
+      continue;
+    }
+    passageAt.set(k, out.length);
+    for (const i of messages) shownMessages.add(key(p.sourceEventId, i));
     out.push({ layer: 'passage', index: r.index, relevance: r.relevance });
   }
   return out;

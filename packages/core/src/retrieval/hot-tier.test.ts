@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { HotTier, type PassageRow } from './hot-tier';
+
+const passage = (over: Partial<PassageRow> & Pick<PassageRow, 'message_index' | 'role' | 'content'>): PassageRow => ({
+  id: `${over.source_event_id ?? 'e1'}-${over.message_index}-${over.part ?? 0}`,
+  source_event_id: 'e1',
+  job_id: null,
+  agent_id: null,
+  part: 0,
+  speaker: null,
+  observed_at: new Date('2026-05-21T00:00:00Z'),
+  created_at: new Date('2026-05-21T00:00:00Z'),
+  terms: null,
+  vector: null,
+  vector_model: null,
+  se_service: 'chat',
+  se_event_id: 's1',
+  se_observed_at: null,
+  se_received_at: null,
+  se_payload_hash: null,
+  se_scope: null,
+  se_writer_id: null,
+  ...over,
+});
+
+describe('HotTier: the prompt of each assistant passage', () => {
+  const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+  const set = new HotTier().build('u1', 1, [], null, [
+    // a prompt in two parts, stored out of order
+    passage({ message_index: 0, part: 1, role: 'user', content: 'second half?' }),
+    passage({ message_index: 0, part: 0, role: 'user', content: 'First half,' }),
+    passage({ message_index: 1, part: 0, role: 'assistant', content: 'Reply part one.' }),
+    passage({ message_index: 1, part: 1, role: 'assistant', content: 'Reply part two.' }),
+    // an assistant message after another assistant message has no prompt
+    passage({ message_index: 2, role: 'assistant', content: 'A follow-up.' }),
+    // a prompt too long to quote whole is shortened and not cited
+    passage({ message_index: 3, role: 'user', content: words(80) }),
+    passage({ message_index: 4, role: 'assistant', content: 'Short answer.' }),
+    // another event's message 3 is not the prompt of e2's message 4
+    passage({ source_event_id: 'e2', message_index: 4, role: 'assistant', content: 'Elsewhere.' }),
+  ]);
+
+  it('joins the parts of the user message before the reply in order, and cites it when quoted whole', () => {
+    expect(set.prompts[2]).toEqual({ messageIndex: 0, speaker: null, quote: 'First half, second half?', whole: true });
+    expect(set.prompts[3]).toBe(set.prompts[2]);
+    expect(set.passageIndex?.memories[2].messages).toEqual([0, 1]);
+  });
+
+  it('gives user passages, replies to replies and replies without a stored prompt none', () => {
+    expect(set.prompts[0]).toBeNull();
+    expect(set.prompts[4]).toBeNull();
+    expect(set.prompts[7]).toBeNull();
+    expect(set.passageIndex?.memories[4].messages).toEqual([2]);
+  });
+
+  it('quotes a long prompt shortened and cites only the reply', () => {
+    expect(set.prompts[6]).toMatchObject({ messageIndex: 3, whole: false });
+    expect(set.passageIndex?.memories[6].messages).toEqual([4]);
+  });
+});
