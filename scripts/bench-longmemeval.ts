@@ -29,6 +29,8 @@ import {
   aggregate,
   answerTerms,
   answerWordsFound,
+  newestEvidence,
+  newestFirst,
   coverageOfItem,
   evidenceOf,
   loadQuestions,
@@ -169,19 +171,19 @@ async function ask(api: bench.Api, { q, user, plan }: { q: LmeQuestion; user: st
   const coverage = res.data.map((item) => coverageOfItem(item.provenance, byEvent));
   const evidence = evidenceOf(q);
   const terms = answerTerms(q.answer);
+  const newest = newestEvidence(q);
   const rounds = roundRetriever(q)(q.question, Math.max(...KS));
+  const serviceRanking = coverage.map((c) => c ?? { sessions: [], turns: [] });
   return {
     service: {
       questionId: q.question_id,
       type: q.question_type,
-      ...scoreRanking(
-        coverage.map((c) => c ?? { sessions: [], turns: [] }),
-        evidence,
-      ),
+      ...scoreRanking(serviceRanking, evidence),
       answerWords: answerWordsFound(
         terms,
         res.data.slice(0, ANSWER_WORDS_K).map((i) => i.content),
       ),
+      newestFirst: newestFirst(serviceRanking, evidence, newest),
     },
     reference: {
       type: q.question_type,
@@ -192,6 +194,11 @@ async function ask(api: bench.Api, { q, user, plan }: { q: LmeQuestion; user: st
       answerWords: answerWordsFound(
         terms,
         rounds.slice(0, ANSWER_WORDS_K).map((r) => r.text),
+      ),
+      newestFirst: newestFirst(
+        rounds.map((r) => r.coverage),
+        evidence,
+        newest,
       ),
     },
     coldMs,
@@ -359,6 +366,21 @@ function markdownOf(r: Result): string {
           pct(r.service[t].answer_words_10.rate),
           pct(r.reference_bm25_rounds[t].answer_words_10.rate),
         ]),
+        [false, true, true, true],
+      ),
+    ],
+    [
+      `Newest value first in the top ${ANSWER_WORDS_K} (%): of the questions whose evidence spans older and newer sessions (knowledge updates), those whose highest-ranked evidence item is from the newest session`,
+      bench.markdownTable(
+        ['question type', 'questions with older and newer evidence', 'service', 'round BM25'],
+        [...types, 'overall']
+          .filter((t) => (r.service[t].newest_first_10?.eligible ?? 0) > 0)
+          .map((t) => [
+            label(t),
+            String(r.service[t].newest_first_10.eligible),
+            pct(r.service[t].newest_first_10.rate),
+            pct(r.reference_bm25_rounds[t].newest_first_10.rate),
+          ]),
         [false, true, true, true],
       ),
     ],

@@ -6,6 +6,8 @@ import {
   answerWordsFound,
   coverageOfItem,
   evidenceOf,
+  newestEvidence,
+  newestFirst,
   parseHaystackDate,
   planAdds,
   roundsOf,
@@ -107,5 +109,38 @@ describe('answer words', () => {
     expect(answerWordsFound(['cycl', 'hub'], ['They cycled to the hub.'])).toBe(true);
     expect(answerWordsFound(['cycl', 'hub'], ['Cycling.'])).toBe(false);
     expect(answerWordsFound(null, ['anything'])).toBeNull();
+  });
+});
+
+describe('newest value first', () => {
+  const update = (): LmeQuestion => {
+    const q = question();
+    q.question_type = 'knowledge-update';
+    // the old value on 21 May (session 0), the new one on 22 May (session 2)
+    q.haystack_sessions[2] = [{ role: 'user', content: 'I sold it and bought one at Spoke Shop.', has_answer: true }];
+    q.haystack_session_ids[2] = 'answer_abc_2';
+    return q;
+  };
+
+  it('finds the evidence of the newest session, and nothing when the evidence is one session or one date', () => {
+    expect(newestEvidence(update())).toEqual(new Set(['2:0']));
+    expect(newestEvidence(question())).toBeNull();
+    const sameDay = update();
+    sameDay.haystack_dates[2] = sameDay.haystack_dates[0];
+    expect(newestEvidence(sameDay)).toBeNull();
+  });
+
+  it('scores 1 when the first evidence item in the top k is the newest, 0 when an older one or none comes first', () => {
+    const q = update();
+    const evidence = evidenceOf(q);
+    const newest = newestEvidence(q);
+    const other = { sessions: [1], turns: ['1:1'] };
+    const old = { sessions: [0], turns: ['0:0'] };
+    const recent = { sessions: [2], turns: ['2:0'] };
+    expect(newestFirst([other, recent, old], evidence, newest)).toBe(1);
+    expect(newestFirst([old, recent], evidence, newest)).toBe(0);
+    expect(newestFirst([other], evidence, newest)).toBe(0);
+    expect(newestFirst([other, recent], evidence, newest, 1)).toBe(0);
+    expect(newestFirst([recent], evidence, null)).toBeNull();
   });
 });

@@ -160,6 +160,34 @@ export function evidenceOf(q: LmeQuestion): Evidence {
   return { sessions, turns };
 }
 
+/**
+ * The evidence turns of the newest evidence session, when the evidence spans sessions of different dates
+ * (a knowledge update: the old value, then the new one); null otherwise.
+ */
+export function newestEvidence(q: LmeQuestion): Set<string> | null {
+  const { turns } = evidenceOf(q);
+  const sessions = [...new Set([...turns].map((t) => Number(t.split(':')[0])))];
+  if (sessions.length < 2) return null;
+  const at = (s: number) => parseHaystackDate(q.haystack_dates[s]).getTime();
+  const newest = Math.max(...sessions.map(at));
+  if (sessions.every((s) => at(s) === newest)) return null;
+  return new Set([...turns].filter((t) => at(Number(t.split(':')[0])) === newest));
+}
+
+/**
+ * Whether the newest value comes first: 1 when, within the top k, the highest-ranked item that covers any
+ * evidence turn covers a turn of the newest evidence session; 0 when an older one comes first or none is in
+ * the top k; null when the question has no newer and older evidence.
+ */
+export function newestFirst(ranked: Coverage[], evidence: Evidence, newest: Set<string> | null, k = ANSWER_WORDS_K): number | null {
+  if (!newest) return null;
+  for (const c of ranked.slice(0, k)) {
+    if (c.turns.some((t) => newest.has(t))) return 1;
+    if (c.turns.some((t) => evidence.turns.has(t))) return 0;
+  }
+  return 0;
+}
+
 /** A retrieved item's provenance mapped back to the haystack; null when its event is not one of ours. */
 export function coverageOfItem(
   provenance: { event_id?: string; message_indices?: number[] } | null | undefined,
@@ -270,6 +298,8 @@ export interface QuestionScores {
   session: LevelScores;
   turn: LevelScores;
   answerWords: boolean | null;
+  /** newestFirst() at k = 10; null when the question has no newer and older evidence. */
+  newestFirst?: number | null;
 }
 
 export interface GroupScores {
@@ -278,6 +308,8 @@ export interface GroupScores {
   turn: LevelScores;
   /** Questions with a short answer, and the share of them whose answer words are all in the top 10 (null: none). */
   answer_words_10: { eligible: number; rate: number | null };
+  /** Questions with older and newer evidence, and the share whose newest evidence comes first in the top 10. */
+  newest_first_10: { eligible: number; rate: number | null };
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
@@ -302,6 +334,10 @@ export function aggregate(per: QuestionScores[]): Record<string, GroupScores> {
       session: meanLevel(list.map((p) => p.session)),
       turn: meanLevel(list.map((p) => p.turn)),
       answer_words_10: { eligible: checked.length, rate: checked.length ? mean(checked.map((x) => (x ? 1 : 0))) : null },
+      newest_first_10: (() => {
+        const n = list.map((p) => p.newestFirst).filter((x): x is number => x !== null && x !== undefined);
+        return { eligible: n.length, rate: n.length ? mean(n) : null };
+      })(),
     };
   }
   return out;
