@@ -112,8 +112,17 @@ test('a user approves an agent on /connect, the agent reads only the granted cat
   expect(before.data.map((m) => m.content)).toEqual(['The user lives in Berlin.']);
   expect(before.data.every((m) => ['fact', 'preference'].includes(m.category))).toBe(true);
 
-  // Another agent session says the user moved: the two claims conflict and wait for the user's answer.
-  await addUniversal(request, agentKey, uui, 'I live in Munich.');
+  // A second agent, of another tenant, connects to the same passport (the user is still signed in) and hears a
+  // different city without any change language: two equally trusted writers disagree, so the claims wait for the
+  // user's answer. (One agent's own later claim would simply supersede its earlier one: docs/conflicts.md.)
+  const second = await agentWithLink(request, 'Dining Guide');
+  await page.goto(connectUrl(second.agentId, second.linkToken));
+  await expect(page.getByRole('heading', { level: 1, name: 'Connect Dining Guide to your Memory Passport' })).toBeVisible();
+  await page.getByRole('group', { name: 'Access' }).getByRole('radio', { name: /Read and write/ }).check();
+  await page.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByRole('heading', { name: "You're connected — you can close this page" })).toBeVisible();
+  const secondUui = (await (await exchange(request, second.agentKey, second.linkToken)).json()).data.uui_token as string;
+  expect(await addUniversal(request, second.agentKey, secondUui, 'I live in Munich.')).toMatchObject({ status: 'completed' });
   const asking = await retrieveUniversal(request, agentKey, uui);
   expect(asking.clarification_question).toBe('Do you currently live in Berlin or in Munich?');
   expect(asking.data).toEqual([]);
@@ -147,6 +156,8 @@ test('a user approves an agent on /connect, the agent reads only the granted cat
 
   await card.getByRole('button', { name: 'Revoke Trip Planner' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Trip Planner can no longer use your passport.' })).toBeVisible();
+  await page.getByRole('article', { name: 'Dining Guide' }).getByRole('button', { name: 'Revoke Dining Guide' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Dining Guide can no longer use your passport.' })).toBeVisible();
   await expect(page.getByText('No agent can use your passport.')).toBeVisible();
 
   const after = await retrieveUniversal(request, agentKey, uui);
@@ -160,7 +171,7 @@ test('a user approves an agent on /connect, the agent reads only the granted cat
   // no tenant key, agent key or X-Service-UUI token ever reached the browser
   const seen = (await Promise.all(received)).join('\n');
   expect(seen.length).toBeGreaterThan(10_000);
-  for (const secret of [tenantKey, agentKey, uui]) expect(seen).not.toContain(secret);
+  for (const secret of [tenantKey, agentKey, uui, second.tenantKey, second.agentKey, secondUui]) expect(seen).not.toContain(secret);
   expect(seen).not.toMatch(/mem_(sk|ak|uui)_[A-Za-z0-9_-]{20,}/);
 });
 

@@ -60,7 +60,9 @@ describe.each(servers())('conflicts on $name', (server) => {
     await say(api, 'c3', "I'm a vegetarian.", { service: 'a', event_id: 'a-1', observed_at: '2026-05-03T10:00:00Z' });
     await say(api, 'c3', 'I eat meat.', { service: 'b', event_id: 'b-1', observed_at: '2026-05-01T10:00:00Z' });
     const r = await api.post('/v1/memories/retrieve', { external_user_id: 'c3', query: 'diet vegetarian meat' });
-    expect(contents(r)).toEqual(['The user is a vegetarian.']);
+    // the older statement is history, not an error: it stays as dated evidence, below the current claim
+    expect(contents(r)).toEqual(['The user is a vegetarian.', 'On 1 May 2026 the user said: "I eat meat."']);
+    expect(r.body.data[1].category).toBe('conversation');
   });
 
   it('strengthens the same claim said again instead of copying it', async () => {

@@ -210,6 +210,23 @@ describe.each(servers())('universal store on $name', (server) => {
     expect(await tenantMemories(agent)).toEqual([]);
   });
 
+  it("an agent's later claim supersedes its own earlier one, and change language decides between agents", async () => {
+    const passport = await signInPassport(server);
+    const a = await connectAgent(passport, RW_FACT);
+    const b = await connectAgent(passport, RW_FACT);
+    await say(a, 'I live in Lisbon.');
+    await say(a, 'I live in Porto.');
+    let r = await b.retrieve({ query: 'where does the user live' });
+    expect(r.body.data.map((m: { content: string }) => m.content)).toEqual(['The user lives in Porto.']);
+    expect(r.body.clarification_question).toBeNull();
+    // another agent, the same day, saying it changed
+    await say(b, 'Actually I moved to Madrid.');
+    r = await a.retrieve({ query: 'where does the user live' });
+    expect(r.body.data.map((m: { content: string }) => m.content)).toEqual(['The user moved to Madrid.']);
+    expect(r.body.clarification_question).toBeNull();
+    expect((await (await passport.rest()).request('GET', '/v1/uui/me/questions')).body.data).toEqual([]);
+  });
+
   it('contradicting claims from two agents leave retrieval and become a pending question', async () => {
     const passport = await signInPassport(server);
     const a = await connectAgent(passport, RW_FACT);

@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   customType,
   index,
   integer,
@@ -98,6 +99,8 @@ const claimColumns = () => ({
   subject: text('subject'),
   /** The normalised value the claim states about its subject, e.g. `lisbon`. */
   claimValue: text('claim_value'),
+  /** The claim is negated or ended ("is not vegetarian anymore", "quit smoking"; docs/conflicts.md). */
+  claimNegated: boolean('claim_negated').notNull().default(false),
   /** The memory that superseded this one, when it lost a conflict. */
   supersededBy: uuid('superseded_by'),
   accessCount: integer('access_count').notNull().default(0),

@@ -3,11 +3,11 @@
  * review is open both claims are inactive (out of retrieval) and retrieve asks the review's question.
  * Resolving activates the chosen claim and archives the other, with ledger entries for both.
  */
-import { randomUUID } from 'node:crypto';
 import { type Db, and, claimRevisions, endUsers, eq, inArray, memories, reviews, rows, sql } from '@memory/db';
 import type { SQL } from '@memory/db';
 import { Errors } from '../errors';
-import { type MemoryChange, ledgerChange, recordMemoryWebhookEvents } from '../webhooks/memory-events';
+import { ledgerRow } from '../memories/ledger';
+import { MemoryWriter } from '../memories/writer';
 import {
   type ClaimRevisionView,
   MEMORY_WITH_SOURCE_COLUMNS,
@@ -143,7 +143,7 @@ export async function resolveReview(
     }
     const other = chosen === r.claimAId ? r.claimBId : r.claimAId;
     const pair = await tx.select().from(memories).where(and(eq(memories.tenantId, tenantId), sql`${memories.id} IN (${chosen}, ${other})`));
-    const changes: MemoryChange[] = [];
+    const writer = new MemoryWriter(tx, tenantId);
     for (const m of pair) {
       const isChosen = m.id === chosen;
       const to = isChosen ? 'active' : 'archived';
@@ -151,33 +151,24 @@ export async function resolveReview(
         .update(memories)
         .set({ status: to, supersededBy: isChosen ? null : chosen, updatedAt: sql`now()` })
         .where(eq(memories.id, m.id));
-      const entry = {
-        id: randomUUID(),
-        tenantId,
-        userId: r.userId,
-        memoryId: m.id,
-        action: 'review_resolved',
-        fromStatus: m.status,
-        toStatus: to,
-        reason: isChosen ? 'chosen in review' : `archived in review: memory ${chosen} was chosen`,
-        actor: input.resolved_by,
-        sourceEventId: m.sourceEventId,
-        jobId: m.jobId,
-        content: m.content,
-        details: { review_id: r.id, ...(input.note ? { note: input.note } : {}) },
-      };
-      await tx.insert(claimRevisions).values(entry);
-      changes.push(ledgerChange(entry));
+      writer.record(
+        ledgerRow(m, {
+          action: 'review_resolved',
+          from: m.status,
+          to,
+          reason: isChosen ? 'chosen in review' : `archived in review: memory ${chosen} was chosen`,
+          actor: input.resolved_by,
+          details: { review_id: r.id, ...(input.note ? { note: input.note } : {}) },
+        }),
+      );
     }
     await tx
       .update(reviews)
       .set({ status: 'resolved', resolutionMemoryId: chosen, resolvedBy: input.resolved_by, resolutionNote: input.note ?? null, resolvedAt: sql`now()` })
       .where(eq(reviews.id, r.id));
-    await tx
-      .update(endUsers)
-      .set({ memoryVersion: sql`${endUsers.memoryVersion} + 1` })
-      .where(eq(endUsers.id, r.userId));
-    await recordMemoryWebhookEvents(tx, tenantId, changes, (ids) => [
+    // the review's question leaves retrieval with it, even if neither memory row changed
+    writer.touch(r.userId);
+    await writer.commit((ids) => [
       {
         type: 'review.resolved',
         data: {

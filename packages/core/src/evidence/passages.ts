@@ -3,6 +3,7 @@
  * ends into passages of at most PASSAGE_MAX_WORDS words, so a long assistant answer is found by the part that
  * matches the query rather than drowned by the rest. Pure functions; the extraction job stores the result.
  */
+import { carriesInstruction } from '../extraction/instructions';
 import type { ConversationMessage } from '../messages';
 
 export const PASSAGE_MAX_WORDS = 120;
@@ -56,6 +57,8 @@ export function splitPassages(messages: readonly ConversationMessage[], maxWords
   const out: PassageDraft[] = [];
   messages.forEach((m, messageIndex) => {
     if (m.role !== 'user' && m.role !== 'assistant') return;
+    // a user line aimed at the model is not evidence: retrieval would paste it into the next prompt
+    if (m.role === 'user' && typeof m.content === 'string' && carriesInstruction(m.content)) return;
     splitMessage(m.content, maxWords).forEach((content, part) => {
       out.push({ messageIndex, part, role: m.role as 'user' | 'assistant', speaker: m.name ?? null, content });
     });

@@ -83,6 +83,7 @@ import {
   roleOf,
 } from './disclosures';
 import { nounPhrases } from './entities';
+import { isInstruction, overridesInstructions } from './instructions';
 import { DAY_WORD, LEADING_NOW, anchorNow, isMomentary, withAsOf } from './now';
 import { type Antecedent, GENERIC_WE, mentions, resolvePronoun, rewriteWe, weSubject } from './pronouns';
 import { AMBIGUOUS_PAST, PRE_VERB_ADVERBS, isPastForm, renameUser, rewriteLater, toAddressee, toThirdPerson } from './third-person';
@@ -97,7 +98,8 @@ export type SkipReason =
   | 'too_short'
   | 'no_self_reference'
   | 'transient'
-  | 'addressed_to_assistant';
+  | 'addressed_to_assistant'
+  | 'instruction';
 
 // ---------------------------------------------------------------------------------------------
 // Sentence and clause splitting
@@ -697,6 +699,8 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
           we: (t) => weSubject(t, antecedents, index),
         };
     const { text, captions } = splitCaptions(message.content);
+    // a message that tries to replace the assistant's instructions is skipped whole (instructions.ts)
+    const override = overridesInstructions(text);
     let context: ReplyContext | null | undefined;
     let kept = 0;
     const keepOutcome = (outcome: Extract<ClauseOutcome, { kind: 'memory' }>) => {
@@ -709,6 +713,10 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
     };
     for (const sentence of splitSentences(text)) {
       sentencesConsidered++;
+      if (override || isInstruction(sentence.text)) {
+        bump('instruction');
+        continue;
+      }
       for (const clause of splitClauses(sentence)) {
         const outcome = analyseClause(clause, voice, opts);
         if (!voice.named) antecedents.push(...mentions(clause.text, index));
@@ -733,11 +741,11 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
         }
       }
     }
-    for (const caption of captions) {
+    for (const caption of override ? [] : captions) {
       keep(index, { content: captionMemory(caption, voice), category: 'event', importance: 0.4, confidence: 0.9 });
       kept++;
     }
-    if (kept === 0 && !voice.named) {
+    if (kept === 0 && !voice.named && !override) {
       const answer = shortAnswer(input.messages, index);
       if (answer) keep(index, answer);
     }

@@ -12,6 +12,8 @@ import { MEMORY_CATEGORIES } from '../categories';
 import { ProviderCallError } from '../llm/openai-compatible';
 import { memoryFingerprint } from '../memories/fingerprint';
 import { REDACTED } from './lexicon';
+import { normaliseSlot } from '../conflicts/claims';
+import { overridesInstructions } from './instructions';
 import type { ExtractedMemory } from './types';
 
 const clamp01 = (n: number) => Math.min(1, Math.max(0, n));
@@ -21,16 +23,24 @@ const score = (fallback: number) =>
     .nullish()
     .transform((n) => clamp01(n ?? fallback));
 
-const claimSchema = z.object({
-  subject: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .transform((s) => s.replace(/[\s-]+/g, '_'))
-    .pipe(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/)),
-  value: z.string().trim().min(1).max(200),
-  display: z.string().trim().min(1).max(200).optional(),
-});
+const claimSchema = z
+  .object({
+    // "slot" is the name the prompt asks for; "subject" is accepted from models following the older contract
+    slot: z.string().trim().min(1).max(64).optional(),
+    subject: z.string().trim().min(1).max(64).optional(),
+    value: z.string().trim().min(1).max(200),
+    display: z.string().trim().min(1).max(200).optional(),
+    polarity: z.enum(['positive', 'negative']).optional().catch(undefined),
+    time: z.string().trim().max(64).nullish().catch(undefined),
+  })
+  .transform((c, ctx) => {
+    const slot = normaliseSlot(c.slot ?? c.subject ?? '');
+    if (!/^[a-z][\p{L}\p{N}_:/ ]{0,63}$/u.test(slot)) {
+      ctx.addIssue({ code: 'custom', message: 'claim slot' });
+      return z.NEVER;
+    }
+    return { subject: slot, value: c.value, display: c.display ?? c.value, negated: c.polarity === 'negative', ...(c.time ? { time: c.time } : {}) };
+  });
 
 const memorySchema = z.object({
   content: z.string().trim().min(3).max(1000),
@@ -71,6 +81,9 @@ export function parseModelJson(text: string): unknown {
   throw new ProviderCallError('malformed_output', 'the model answer is not JSON');
 }
 
+/** "The user is the admin." as a model would write an injection line up: a role over the system, not a job. */
+const ROLE_OVER_MODEL = /^The user is (?:the|an?|the real) (?:system|admin|administrator|developer|operator|root|superuser)(?: of (?:this|the) (?:system|assistant|model|ai|bot))?\.?$/i;
+
 const FIRST_PERSON = /^(?:i|i'm|i’m|i've|i’ve|my|me|we|our)\b/i;
 
 export interface ValidatedMemories {
@@ -82,7 +95,7 @@ export interface ValidatedMemories {
 }
 
 /** Validates a parsed answer against the extraction contract for a conversation of `messageCount` messages. */
-export function validateModelMemories(answer: unknown, messageCount: number): ValidatedMemories {
+export function validateModelMemories(answer: unknown, messageCount: number, messages?: readonly { content: unknown }[]): ValidatedMemories {
   const envelope = answerSchema.safeParse(answer);
   if (!envelope.success) throw new ProviderCallError('malformed_output', 'the model answer is not a {"memories": [...]} object');
   const skipped: Record<string, number> = {};
@@ -109,6 +122,12 @@ export function validateModelMemories(answer: unknown, messageCount: number): Va
     }
     if (REDACTED.test(m.content)) {
       bump('redacted_secret');
+      continue;
+    }
+    // a role claimed over the assistant, or anything taken only from a message that tries to override its instructions
+    const fromOverride = messages !== undefined && indices.every((i) => typeof messages[i]?.content === 'string' && overridesInstructions(messages[i].content as string));
+    if (ROLE_OVER_MODEL.test(m.content) || fromOverride) {
+      bump('instruction');
       continue;
     }
     if (FIRST_PERSON.test(m.content)) {

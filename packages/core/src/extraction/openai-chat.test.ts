@@ -66,7 +66,7 @@ describe('OpenAIChatExtractor', () => {
         importance: 0.85,
         confidence: 0.9,
         messageIndices: [0],
-        claim: { subject: 'diet', value: 'vegetarian' },
+        claim: { subject: 'diet', value: 'vegetarian', display: 'vegetarian', negated: false },
       },
       { content: "The user's sister Ana moved to Porto on 2026-03-14.", category: 'relationship', importance: 0.8, confidence: 0.9, messageIndices: [0] },
     ]);

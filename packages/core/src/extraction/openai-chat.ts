@@ -56,7 +56,7 @@ export class OpenAIChatExtractor implements ExtractionProvider {
     return meter.track(async () => {
       const validated = await withRetries(retry, async () => {
         const response = await meter.post(this.opts, 'chat/completions', body);
-        return validateModelMemories(parseModelJson(answerText(response)), input.messages.length);
+        return validateModelMemories(parseModelJson(answerText(response)), input.messages.length, input.messages);
       });
       return {
         memories: validated.memories,

@@ -20,7 +20,16 @@ export interface ExtractedMemory {
    * The single-valued subject this memory states, for conflict detection. A provider that knows it (an LLM)
    * sets it; otherwise the built-in rules of conflicts/claims.ts are applied to `content`.
    */
-  claim?: { subject: string; value: string; display?: string };
+  claim?: {
+    /** The slot (claims.ts `normaliseSlot`): `residence`, `favourite:drink`, `count:egg`, `mother/residence`. */
+    subject: string;
+    value: string;
+    display?: string;
+    /** A negated or ended claim ("is not vegetarian anymore", "quit smoking"). */
+    negated?: boolean;
+    /** When the claim holds, as the provider stated it ("since March 2026"); kept for the record, not compared. */
+    time?: string;
+  };
 }
 
 export interface ExtractionInput {

@@ -10,16 +10,17 @@
  * - otherwise: the memories the feedback named in `used_memory_ids` that share a word stem with it.
  */
 import { randomUUID } from 'node:crypto';
-import { type Db, and, claimRevisions, eq, extractionJobs, inArray, memories, ne, sourceEvents, sql } from '@memory/db';
-import { type Claim, detectClaim } from '../conflicts/claims';
+import { type Db, and, eq, extractionJobs, inArray, memories, ne, sourceEvents, sql } from '@memory/db';
+import { type Claim, claimOfMemory, relateClaims, slotWords, storedClaim } from '../conflicts/claims';
+import { reinforcedScores } from '../conflicts/plan';
 import type { ExtractedMemory, ExtractionResult } from '../extraction/types';
 import type { CorrectionContext } from '../feedback/record';
 import { memoryFingerprint } from '../memories/fingerprint';
 import { type LedgerSubject, ledgerRow } from '../memories/ledger';
 import { analyze } from '../retrieval/text';
-import { bumpMemoryVersion } from '../users';
 import { type ExtractionInputSnapshot, PermanentJobError, loadExtractionInput } from './extraction-pipeline';
-import { type MemoryChange, jobEvent, ledgerChange, recordMemoryWebhookEvents } from '../webhooks/memory-events';
+import { jobEvent } from '../webhooks/memory-events';
+import { MemoryWriter } from '../memories/writer';
 import { completeJob } from './repository';
 import { analyseForIndex } from '../retrieval/analysis';
 
@@ -86,13 +87,13 @@ export async function storeCorrectionResult(db: Db, jobId: string, result: Extra
     if (isFinished(job)) return summaryOf(job);
     const ctx = correctionContext(job);
     const [event] = await tx.select().from(sourceEvents).where(eq(sourceEvents.id, job.sourceEventId));
-    const store: CorrectionStore = { tx, job, ctx, observedAt: event?.observedAt ?? new Date(), agentId: event?.agentId ?? null, changes: [] };
+    const store: CorrectionStore = { tx, job, ctx, observedAt: event?.observedAt ?? new Date(), agentId: event?.agentId ?? null, writer: new MemoryWriter(tx, job.tenantId) };
 
     let created = 0;
     let reinforced = 0;
     const superseded: string[] = [];
     for (const m of result.memories) {
-      const claim = claimOf(m);
+      const claim = claimOfMemory(m);
       const { winner, isNew } = await storeStatement(store, m, claim);
       if (isNew) created++;
       else reinforced++;
@@ -101,7 +102,6 @@ export async function storeCorrectionResult(db: Db, jobId: string, result: Extra
         superseded.push(wrong.id);
       }
     }
-    if (created + reinforced > 0) await bumpMemoryVersion(tx, [job.userId]);
     const status: CorrectionSummary['status'] = created + reinforced > 0 ? 'completed' : 'processed';
     await completeJob(tx, jobId, {
       status,
@@ -116,9 +116,7 @@ export async function storeCorrectionResult(db: Db, jobId: string, result: Extra
         nothing_to_extract: result.memories.length === 0,
       },
     });
-    await recordMemoryWebhookEvents(tx, job.tenantId, store.changes, (ids) => [
-      jobEvent(job, { status, memories_created: created, memories_reinforced: reinforced }, ids),
-    ], [job.userId]);
+    await store.writer.commit((ids) => [jobEvent(job, { status, memories_created: created, memories_reinforced: reinforced }, ids)], [job.userId]);
     return { status, memories_created: created, memories_reinforced: reinforced, memories_superseded: superseded.length };
   });
 }
@@ -129,19 +127,13 @@ interface CorrectionStore {
   ctx: CorrectionContext;
   observedAt: Date;
   agentId: string | null;
-  /** The ledger entries written, for the webhook events recorded with the job's completion. */
-  changes: MemoryChange[];
+  /** The job's write path (memories/writer.ts): ledger, webhook events and version bump at completion. */
+  writer: MemoryWriter;
 }
 
-/** A ledger entry, remembered for the job's webhook events. */
+/** A ledger entry on the job's write path. */
 async function writeLedger(s: CorrectionStore, row: ReturnType<typeof ledgerRow>) {
-  await s.tx.insert(claimRevisions).values(row);
-  s.changes.push(ledgerChange(row));
-}
-
-function claimOf(m: ExtractedMemory): Claim | null {
-  if (!m.claim) return detectClaim(m.content);
-  return { subject: m.claim.subject as Claim['subject'], value: m.claim.value.trim().toLowerCase(), display: m.claim.display ?? m.claim.value };
+  s.writer.record(row);
 }
 
 /** The memory that now holds the user's statement: an active one that already says it, else a new one. */
@@ -152,11 +144,10 @@ async function storeStatement(s: CorrectionStore, m: ExtractedMemory, claim: Cla
   const [same] = await tx
     .select()
     .from(memories)
-    .where(and(mine, claim ? sql`(${memories.fingerprint} = ${fingerprint} OR (${memories.subject} = ${claim.subject} AND ${memories.claimValue} = ${claim.value}))` : eq(memories.fingerprint, fingerprint)))
+    .where(and(mine, claim ? sql`(${memories.fingerprint} = ${fingerprint} OR (${memories.subject} = ${claim.subject} AND ${memories.claimValue} = ${claim.value} AND ${memories.claimNegated} = ${claim.negated}))` : eq(memories.fingerprint, fingerprint)))
     .limit(1);
   if (same) {
-    const importance = Math.min(1, Math.max(same.importance, m.importance) + 0.05);
-    const confidence = Math.min(1, Math.max(same.confidence, m.confidence));
+    const { importance, confidence } = reinforcedScores(same, m);
     await tx.update(memories).set({ importance, confidence, updatedAt: sql`now()` }).where(eq(memories.id, same.id));
     await writeLedger(s, 
       ledgerRow(
@@ -191,7 +182,8 @@ async function storeStatement(s: CorrectionStore, m: ExtractedMemory, claim: Cla
     observedAt: s.observedAt,
     subject: claim?.subject ?? null,
     claimValue: claim?.value ?? null,
-    ...analyseForIndex(m.content),
+    claimNegated: claim?.negated ?? false,
+    ...analyseForIndex(m.content, undefined, slotWords(claim)),
   };
   const inserted = await tx.insert(memories).values(row).onConflictDoNothing().returning({ id: memories.id });
   if (inserted.length === 0) {
@@ -222,12 +214,11 @@ async function contradicted(s: CorrectionStore, m: ExtractedMemory, claim: Claim
   const { tx, job, ctx } = s;
   const mine = and(eq(memories.tenantId, job.tenantId), eq(memories.userId, job.userId), eq(memories.status, 'active'), ne(memories.id, winnerId));
   if (claim) {
-    return tx
-      .select()
-      .from(memories)
-      .where(and(mine, eq(memories.subject, claim.subject), ne(memories.claimValue, claim.value)))
-      .orderBy(memories.id)
-      .for('update');
+    const rows = await tx.select().from(memories).where(and(mine, eq(memories.subject, claim.subject))).orderBy(memories.id).for('update');
+    return rows.filter((r) => {
+      const c = storedClaim(r);
+      return c !== null && relateClaims(c, claim) === 'contradiction';
+    });
   }
   if (ctx.named_memory_ids.length === 0) return [];
   const named = await tx

@@ -6,12 +6,11 @@ import { randomUUID } from 'node:crypto';
 import {
   type Db,
   and,
-  claimRevisions,
-  endUsers,
   entities,
   entityRelationships,
   eq,
   extractionJobs,
+  inArray,
   memories,
   memoryEntities,
   pendingCandidates,
@@ -21,15 +20,18 @@ import {
   sql,
   tenants,
 } from '@memory/db';
-import { clarificationQuestion, detectClaim } from '../conflicts/claims';
-import { authorityFor, decideConflict } from '../conflicts/decide';
+import { type Claim, claimOfMemory, clarificationQuestion, detectClaim, relateClaims, slotWords, storedClaim } from '../conflicts/claims';
+import { type DecidedBy, authorityFor } from '../conflicts/decide';
+import { type ExistingClaim, planClaim, reinforcedScores } from '../conflicts/plan';
 import { type Composition, composeMemories } from '../extraction/compose';
 import type { ExtractedMemory, ExtractionResult } from '../extraction/types';
 import type { ConversationMessage } from '../messages';
 import { memoryFingerprint } from '../memories/fingerprint';
 import { storePassages } from '../evidence/store';
 import { analyseForIndex } from '../retrieval/analysis';
-import { type MemoryChange, jobEvent, recordMemoryWebhookEvents } from '../webhooks/memory-events';
+import { jobEvent } from '../webhooks/memory-events';
+import { ledgerRow } from '../memories/ledger';
+import { MemoryWriter } from '../memories/writer';
 import type { WebhookEventInput } from '../webhooks/outbox';
 import { completeJob } from './repository';
 
@@ -121,7 +123,7 @@ export async function storeExtractionResult(
       writerId: event?.writerId ?? null,
       actor: `extractor:${result.metadata.provider}`,
       rules: new Map(),
-      changes: [],
+      writer: new MemoryWriter(tx as unknown as Db, job.tenantId),
       reviewsOpened: [],
     };
     let created = 0;
@@ -147,12 +149,8 @@ export async function storeExtractionResult(
             conversation.messages,
           )
         : 0;
-    if (created + reinforced + passagesIndexed > 0) {
-      await tx
-        .update(endUsers)
-        .set({ memoryVersion: sql`${endUsers.memoryVersion} + 1` })
-        .where(eq(endUsers.id, job.userId));
-    }
+    // the new passages are read by retrieval too
+    if (passagesIndexed > 0) ctx.writer.touch(job.userId);
     const status: StoreSummary['status'] = created + reinforced > 0 ? 'completed' : 'processed';
     await completeJob(tx as unknown as Db, jobId, {
       status,
@@ -173,10 +171,7 @@ export async function storeExtractionResult(
       // The job's total over all its attempts (runExtraction includes what failed attempts spent); `{}` while no model was called.
       tokenUsage: result.usage ?? job.tokenUsage,
     });
-    await recordMemoryWebhookEvents(
-      tx as unknown as Db,
-      job.tenantId,
-      ctx.changes,
+    await ctx.writer.commit(
       (ids) => [
         ...ctx.reviewsOpened.map((r) => ({ type: 'review.created' as const, data: { ...r, external_user_id: ids.get(job.userId) ?? null } })),
         jobEvent(job, { status, memories_created: created, memories_reinforced: reinforced }, ids),
@@ -202,8 +197,9 @@ interface StoreContext {
   rules: Map<string, Rules | null>;
   /** The user's pending candidates, read once per job when a confident memory first needs them. */
   pending?: { id: string; fingerprint: string; content: string }[];
-  /** Every ledger entry of this run, and the reviews it opened: the webhook events recorded with the job's completion. */
-  changes: MemoryChange[];
+  /** Every memory change of this run (memories/writer.ts), committed with the job's completion. */
+  writer: MemoryWriter;
+  /** The reviews this run opened: their webhook events are recorded with the job's completion. */
   reviewsOpened: WebhookEventInput['data'][];
 }
 
@@ -216,33 +212,23 @@ async function writerRules(tx: Db, ctx: StoreContext, writerId: string | null): 
   return ctx.rules.get(writerId) ?? null;
 }
 
-async function ledger(
-  tx: Db,
+/** Records a change of a memory of this job's user on the job's write path, with the job as its provenance. */
+function ledger(
+  _tx: Db,
   ctx: StoreContext,
   memory: Pick<MemoryRow, 'id' | 'content'>,
   entry: { action: string; from: string | null; to: string; reason: string; details?: Record<string, unknown> },
 ) {
-  await tx.insert(claimRevisions).values({
-    id: randomUUID(),
-    tenantId: ctx.job.tenantId,
-    userId: ctx.job.userId,
-    memoryId: memory.id,
-    action: entry.action,
-    fromStatus: entry.from,
-    toStatus: entry.to,
-    reason: entry.reason,
-    actor: ctx.actor,
-    sourceEventId: ctx.job.sourceEventId,
-    jobId: ctx.job.id,
-    content: memory.content,
-    details: entry.details ?? {},
-  });
-  ctx.changes.push({ memoryId: memory.id, userId: ctx.job.userId, action: entry.action, from: entry.from, to: entry.to, jobId: ctx.job.id });
+  ctx.writer.record(
+    ledgerRow(
+      { id: memory.id, tenantId: ctx.job.tenantId, userId: ctx.job.userId, content: memory.content, sourceEventId: ctx.job.sourceEventId, jobId: ctx.job.id },
+      { ...entry, actor: ctx.actor },
+    ),
+  );
 }
 
 async function reinforce(tx: Db, ctx: StoreContext, existing: MemoryRow, m: ExtractedMemory, why: string) {
-  const importance = Math.min(1, Math.max(existing.importance, m.importance) + 0.05);
-  const confidence = Math.min(1, Math.max(existing.confidence, m.confidence) + 0.02);
+  const { importance, confidence } = reinforcedScores(existing, m);
   await tx.update(memories).set({ importance, confidence, updatedAt: sql`now()` }).where(eq(memories.id, existing.id));
   await ledger(tx, ctx, existing, {
     action: 'reinforced',
@@ -253,7 +239,13 @@ async function reinforce(tx: Db, ctx: StoreContext, existing: MemoryRow, m: Extr
   });
 }
 
-const BY_REASON = { authority: 'higher writer authority', recency: 'a more recent observation', confidence: 'higher extraction confidence' };
+const BY_REASON: Record<DecidedBy, string> = {
+  authority: 'higher writer authority',
+  recency: 'a more recent observation',
+  change: 'change language at the same moment',
+  confidence: 'higher extraction confidence',
+  user_correction: "the user's own correction",
+};
 
 type StoreOutcome = { outcome: 'created' | 'reinforced' | 'buffered' | 'promoted'; id: string | null; confirmed: number };
 
@@ -343,12 +335,12 @@ async function confirmPending(tx: Db, ctx: StoreContext, m: ExtractedMemory, fin
     .where(and(eq(pendingCandidates.tenantId, job.tenantId), eq(pendingCandidates.userId, job.userId), eq(pendingCandidates.status, 'pending')));
   const pending = ctx.pending;
   if (pending.length === 0) return 0;
-  const claim = m.claim ? { subject: m.claim.subject, value: m.claim.value.trim().toLowerCase() } : detectClaim(m.content);
+  const claim = claimOfMemory(m);
   const confirmed = pending.filter((p) => {
     if (p.fingerprint === fingerprint) return true;
     if (!claim) return false;
     const c = detectClaim(p.content);
-    return c !== null && c.subject === claim.subject && c.value === claim.value;
+    return c !== null && relateClaims(c, claim) === 'same';
   });
   for (const p of confirmed) {
     await tx
@@ -379,66 +371,90 @@ async function storeMemory(tx: Db, ctx: StoreContext, m: ExtractedMemory, finger
   }
 
   // The provider's own claim when it gave one (the pluggable step), else the built-in rules.
-  const claim = m.claim
-    ? { subject: m.claim.subject, value: m.claim.value.trim().toLowerCase(), display: m.claim.display ?? m.claim.value }
-    : detectClaim(m.content);
+  const claim = claimOfMemory(m);
   const rivals = claim
-    ? await tx
-        .select()
-        .from(memories)
-        .where(
-          and(eq(memories.tenantId, job.tenantId), eq(memories.userId, job.userId), eq(memories.subject, claim.subject), eq(memories.status, 'active')),
-        )
+    ? (
+        await tx
+          .select()
+          .from(memories)
+          .where(
+            and(eq(memories.tenantId, job.tenantId), eq(memories.userId, job.userId), eq(memories.subject, claim.subject), eq(memories.status, 'active')),
+          )
+      ).filter((r) => r.jobId !== job.id)
     : [];
-  if (claim) {
-    const agreeing = rivals.find((r) => r.claimValue === claim.value);
-    if (agreeing && agreeing.jobId !== job.id) {
-      await reinforce(tx, ctx, agreeing, m, 'the same claim was stated again in other words');
-      return reinforced(agreeing.id);
-    }
-  }
-
   const id = randomUUID();
-  const incoming = {
-    authority: authorityFor(await writerRules(tx, ctx, ctx.writerId), m.category),
-    observedAt: ctx.observedAt ?? new Date(),
-    confidence: m.confidence,
-  };
-  // Decide against each contradicting active claim (normally one) before writing anything.
-  let status: 'active' | 'inactive' = 'active';
-  let supersededBy: string | null = null;
-  const losers: { rival: MemoryRow; by: string }[] = [];
-  const ties: MemoryRow[] = [];
-  for (const rival of rivals.filter((r) => claim && r.claimValue !== claim.value && r.jobId !== job.id)) {
-    const decision = decideConflict(
-      {
+  if (!claim || rivals.length === 0) return storeNew(tx, ctx, m, { id, fingerprint, claim, supersede: [], ties: [] });
+
+  // The plan (conflicts/plan.ts) is decided before anything is written.
+  const corrected = await correctionJobIds(tx, rivals);
+  const existing: ExistingClaim[] = [];
+  for (const rival of rivals) {
+    const stored = storedClaim(rival);
+    if (!stored) continue;
+    existing.push({
+      memoryId: rival.id,
+      claim: stored,
+      evidence: {
         authority: authorityFor(await writerRules(tx, ctx, rival.writerId), rival.category),
         observedAt: rival.observedAt ?? rival.createdAt,
         confidence: rival.confidence,
+        writerId: rival.writerId,
+        change: detectClaim(rival.content)?.change ?? false,
+        userCorrected: rival.jobId !== null && corrected.has(rival.jobId),
       },
-      incoming,
-    );
-    if (decision.outcome === 'existing_wins') {
-      status = 'inactive';
-      supersededBy = rival.id;
-      losers.length = 0;
-      ties.length = 0;
-      await insertMemory(tx, ctx, m, { id, fingerprint, claim, status, supersededBy });
-      await ledger(tx, ctx, { id, content: m.content }, {
-        action: 'created',
-        from: null,
-        to: 'inactive',
-        reason: `lost a conflict about ${claim?.subject} to memory ${rival.id}: it has ${BY_REASON[decision.by]}`,
-        details: { conflict_with: rival.id, decided_by: decision.by, message_indices: m.messageIndices },
-      });
-      return created(id);
-    }
-    if (decision.outcome === 'incoming_wins') losers.push({ rival, by: decision.by });
-    else ties.push(rival);
+    });
   }
+  const plan = planClaim(
+    {
+      claim,
+      evidence: {
+        authority: authorityFor(await writerRules(tx, ctx, ctx.writerId), m.category),
+        observedAt: ctx.observedAt ?? new Date(),
+        confidence: m.confidence,
+        writerId: ctx.writerId,
+        change: claim.change,
+      },
+    },
+    existing,
+  );
+  const byId = new Map(rivals.map((r) => [r.id, r]));
+  if (plan.kind === 'reinforce') {
+    await reinforce(tx, ctx, byId.get(plan.memoryId)!, m, 'the same claim was stated again in other words');
+    return reinforced(plan.memoryId);
+  }
+  if (plan.kind === 'lose') {
+    await insertMemory(tx, ctx, m, { id, fingerprint, claim, status: 'inactive', supersededBy: plan.to });
+    await ledger(tx, ctx, { id, content: m.content }, {
+      action: 'created',
+      from: null,
+      to: 'inactive',
+      reason: `lost a conflict about ${claim.subject} to memory ${plan.to}: it has ${BY_REASON[plan.by]}`,
+      details: { conflict_with: plan.to, decided_by: plan.by, message_indices: m.messageIndices },
+    });
+    return created(id);
+  }
+  return storeNew(tx, ctx, m, {
+    id,
+    fingerprint,
+    claim,
+    supersede: plan.supersede.map((s) => ({ rival: byId.get(s.memoryId)!, by: s.by })),
+    ties: plan.review.map((r) => byId.get(r)!),
+  });
+}
 
-  if (ties.length > 0) status = 'inactive';
-  const inserted = await insertMemory(tx, ctx, m, { id, fingerprint, claim, status, supersededBy });
+/** Stores a new memory active (inactive while a review it opens is pending), superseding the claims it beat. */
+async function storeNew(
+  tx: Db,
+  ctx: StoreContext,
+  m: ExtractedMemory,
+  o: { id: string; fingerprint: string; claim: Claim | null; supersede: { rival: MemoryRow; by: DecidedBy }[]; ties: MemoryRow[] },
+): Promise<StoreOutcome> {
+  const { job } = ctx;
+  const { id, fingerprint, claim, ties } = o;
+  const created = (memoryId: string | null): StoreOutcome => ({ outcome: 'created', id: memoryId, confirmed: 0 });
+  const losers = o.supersede;
+  const status: 'active' | 'inactive' = ties.length > 0 ? 'inactive' : 'active';
+  const inserted = await insertMemory(tx, ctx, m, { id, fingerprint, claim, status, supersededBy: null });
   // The (job_id, fingerprint) row exists from an earlier run of this job.
   if (!inserted) return created(null);
   await ledger(tx, ctx, { id, content: m.content }, {
@@ -454,8 +470,8 @@ async function storeMemory(tx: Db, ctx: StoreContext, m: ExtractedMemory, finger
       action: 'superseded',
       from: 'active',
       to: 'inactive',
-      reason: `superseded by memory ${id} about ${claim?.subject}: it has ${BY_REASON[by as keyof typeof BY_REASON]}`,
-      details: { superseded_by: id, decided_by: by },
+      reason: `superseded by memory ${id} about ${claim?.subject}: it has ${BY_REASON[by]}`,
+      details: { superseded_by: id, decided_by: by, superseding_source_event_id: job.sourceEventId, ...(claim?.negated ? { ended: true } : {}) },
     });
   }
   for (const rival of ties) {
@@ -483,6 +499,17 @@ async function storeMemory(tx: Db, ctx: StoreContext, m: ExtractedMemory, finger
     }
   }
   return created(id);
+}
+
+/** Which of these memories came from a user's correction (a `correction` job): such a claim never waits for a review. */
+async function correctionJobIds(tx: Db, rows: MemoryRow[]): Promise<Set<string>> {
+  const jobIds = [...new Set(rows.map((r) => r.jobId).filter((id): id is string => id !== null))];
+  if (jobIds.length === 0) return new Set();
+  const found = await tx
+    .select({ id: extractionJobs.id })
+    .from(extractionJobs)
+    .where(and(inArray(extractionJobs.id, jobIds), eq(extractionJobs.kind, 'correction')));
+  return new Set(found.map((j) => j.id));
 }
 
 /**
@@ -567,7 +594,7 @@ async function insertMemory(
   tx: Db,
   ctx: StoreContext,
   m: ExtractedMemory,
-  o: { id: string; fingerprint: string; claim: { subject: string; value: string } | null; status: string; supersededBy: string | null },
+  o: { id: string; fingerprint: string; claim: Pick<Claim, 'subject' | 'value' | 'negated'> | null; status: string; supersededBy: string | null },
 ): Promise<boolean> {
   const inserted = await tx
     .insert(memories)
@@ -588,9 +615,10 @@ async function insertMemory(
       observedAt: ctx.observedAt,
       subject: o.claim?.subject ?? null,
       claimValue: o.claim?.value ?? null,
+      claimNegated: o.claim?.negated ?? false,
       writerId: ctx.writerId,
       supersededBy: o.supersededBy,
-      ...analyseForIndex(m.content),
+      ...analyseForIndex(m.content, undefined, slotWords(o.claim)),
     })
     .onConflictDoNothing()
     .returning({ id: memories.id });

@@ -6,10 +6,9 @@
  *
  * The scheduled job (packages/jobs/src/lifecycle.ts) runs it under Inngest (cron) or the embedded scheduler.
  */
-import { type Db, and, claimRevisions, eq, memories, rows, sql } from '@memory/db';
+import { type Db, and, eq, memories, rows, sql } from '@memory/db';
 import { ledgerRow } from '../memories/ledger';
-import { ledgerChange, recordMemoryWebhookEvents } from '../webhooks/memory-events';
-import { bumpMemoryVersion } from '../users';
+import { MemoryWriter } from '../memories/writer';
 import { LIFECYCLE, lifecycleStep } from './rules';
 import { writeMemoryScores } from './write';
 
@@ -81,14 +80,25 @@ async function stepBatch(tx: Db, now: Date, batchSize: number, tenantId: string 
   if (due.length === 0) return { stepped: 0, archived: 0, usersChanged: 0 };
 
   const updates: { id: string; importance: number; archive: boolean }[] = [];
-  const ledger: (typeof claimRevisions.$inferInsert)[] = [];
+  // one write path per tenant (memories/writer.ts): ledger rows, memory.archived events, version bumps
+  const writers = new Map<string, MemoryWriter>();
+  const writerOf = (tenant: string) => {
+    let w = writers.get(tenant);
+    if (!w) writers.set(tenant, (w = new MemoryWriter(tx, tenant)));
+    return w;
+  };
   const changedUsers = new Set<string>();
+  let archived = 0;
   for (const m of due) {
     const step = lifecycleStep(m, now);
     updates.push({ id: m.id, importance: step.importance, archive: step.archive });
-    if (step.archive || Math.abs(step.importance - m.importance) >= VISIBLE_CHANGE) changedUsers.add(m.userId);
+    if (step.archive || Math.abs(step.importance - m.importance) >= VISIBLE_CHANGE) {
+      changedUsers.add(m.userId);
+      writerOf(m.tenantId).touch(m.userId);
+    }
     if (step.archive) {
-      ledger.push({
+      archived++;
+      writerOf(m.tenantId).record({
         ...ledgerRow(m, {
           action: 'archived',
           from: m.status,
@@ -113,14 +123,6 @@ async function stepBatch(tx: Db, now: Date, batchSize: number, tenantId: string 
     tx,
     updates.map((u) => ({ ...u, lifecycle_at: at })),
   );
-  if (ledger.length > 0) {
-    await tx.insert(claimRevisions).values(ledger);
-    // memory.archived events, per tenant, in the batch's transaction.
-    for (const tenantId of new Set(ledger.map((row) => row.tenantId))) {
-      const archived = ledger.filter((row) => row.tenantId === tenantId).map((row) => ledgerChange({ ...row, memoryId: row.memoryId as string }));
-      await recordMemoryWebhookEvents(tx, tenantId, archived);
-    }
-  }
-  await bumpMemoryVersion(tx, [...changedUsers]);
-  return { stepped: due.length, archived: ledger.length, usersChanged: changedUsers.size };
+  for (const w of writers.values()) await w.commit();
+  return { stepped: due.length, archived, usersChanged: changedUsers.size };
 }

@@ -1,14 +1,14 @@
 /** Listing, deleting and exporting one user's memories (docs/api-choices.md gives the paths). */
-import { randomUUID } from 'node:crypto';
-import { type Db, and, claimRevisions, endUsers, eq, extractionJobs, memories, retrievalFeedback, rows, sourceEvents, sql } from '@memory/db';
+import { type Db, and, claimRevisions, eq, extractionJobs, memories, retrievalFeedback, rows, sourceEvents, sql } from '@memory/db';
 import type { SQL } from '@memory/db';
 import { Errors } from '../errors';
 import { decodeCursor, keysetPage } from '../pagination';
 import { toJobView } from '../jobs/repository';
 import type { MemoryRecord } from '../schemas/memories';
 import type { TenantAuth } from '../tenants/tenants';
-import { ledgerChange, recordMemoryWebhookEvents } from '../webhooks/memory-events';
 import { findUser } from '../users';
+import { ledgerRow } from './ledger';
+import { MemoryWriter } from './writer';
 import { MEMORY_WITH_SOURCE_COLUMNS, type MemoryWithSourceRow, iso, toClaimRevisionView, toMemoryRecord } from './serialize';
 
 export interface ListOptions {
@@ -58,26 +58,9 @@ export async function deleteMemory(db: Db, auth: TenantAuth, memoryId: string, a
     if (!m) throw Errors.notFound(`Memory ${memoryId}`);
     if (m.status !== 'archived') {
       await tx.update(memories).set({ status: 'archived', updatedAt: sql`now()` }).where(eq(memories.id, m.id));
-      const entry = {
-        id: randomUUID(),
-        tenantId: auth.tenantId,
-        userId: m.userId,
-        memoryId: m.id,
-        action: 'deleted',
-        fromStatus: m.status,
-        toStatus: 'archived',
-        reason: 'deleted through the API',
-        actor,
-        sourceEventId: m.sourceEventId,
-        jobId: m.jobId,
-        content: m.content,
-      };
-      await tx.insert(claimRevisions).values(entry);
-      await recordMemoryWebhookEvents(tx, auth.tenantId, [ledgerChange(entry)]);
-      await tx
-        .update(endUsers)
-        .set({ memoryVersion: sql`${endUsers.memoryVersion} + 1` })
-        .where(eq(endUsers.id, m.userId));
+      const writer = new MemoryWriter(tx, auth.tenantId);
+      writer.record(ledgerRow(m, { action: 'deleted', from: m.status, to: 'archived', reason: 'deleted through the API', actor }));
+      await writer.commit();
     }
     return { id: m.id, status: 'archived' as const, deleted: true };
   });

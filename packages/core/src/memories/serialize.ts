@@ -87,9 +87,12 @@ export function toMemoryRecord(row: MemoryWithSourceRow, externalUserId: string)
 }
 
 /** The SELECT list that produces a MemoryWithSourceRow from `memories m LEFT JOIN source_events se`. */
-export const MEMORY_WITH_SOURCE_COLUMNS = `
+/** A memory's own columns of MemoryWithSourceRow (`m`). */
+export const MEMORY_COLUMNS = `
   m.id, m.content, m.category, m.status, m.importance, m.confidence, m.agent_id, m.access_count,
-  m.last_accessed, m.created_at, m.updated_at, m.source_event_id, m.message_indices, m.job_id,
+  m.last_accessed, m.created_at, m.updated_at, m.source_event_id, m.message_indices, m.job_id`;
+
+export const MEMORY_WITH_SOURCE_COLUMNS = `${MEMORY_COLUMNS},
   ${SOURCE_EVENT_COLUMNS}, se.evidence AS se_evidence`;
 
 /** One entry of the claim revision ledger, as the export bundle and the console show it. */

@@ -51,6 +51,13 @@ describe('int8 vectors', () => {
     expect(analyseForIndex('xqzt', wordVectors())).toEqual({ terms: 'xqzt', vector: null, vectorModel: null });
   });
 
+  it("add a claim's slot words to the terms only, without repeating the text's own words", () => {
+    const plain = analyseForIndex('The user moved to Porto.', wordVectors());
+    const expanded = analyseForIndex('The user moved to Porto.', wordVectors(), 'lives live home residence porto');
+    expect(expanded.terms).toBe('move porto live home resid');
+    expect(expanded.vector).toBe(plain.vector);
+  });
+
   it('are decoded into the index as stored; a malformed or foreign one is made again from the text', () => {
     const vectors = wordVectors();
     const texts = ['The user adopted a puppy.', 'The user plays the cello.', 'The user runs marathons.'];

@@ -37,8 +37,15 @@ export interface StoredAnalysis {
   vectorModel: string | null;
 }
 
-/** What a memory or passage stores at write time (the offline vector; a configured encoder replaces it later). */
-export function analyseForIndex(text: string, vectors: WordVectors | null = wordVectors()): StoredAnalysis {
+/**
+ * What a memory or passage stores at write time (the offline vector; a configured encoder replaces it later).
+ * `expansion` adds index words that the text implies but does not say — a claim's slot words (claims.ts
+ * `slotWords`: "The user moved to Porto." is also found by "where does the user live") — to the terms only.
+ */
+export function analyseForIndex(text: string, vectors: WordVectors | null = wordVectors(), expansion = ''): StoredAnalysis {
   const v = vectors?.embed(text) ?? null;
-  return { terms: serializeTerms(text), vector: v ? encodeVector(v) : null, vectorModel: v ? OFFLINE_VECTOR_MODEL : null };
+  const terms = analyze(text);
+  // only the words the text does not already have: the expansion names the slot, it does not repeat it
+  const extra = expansion ? [...new Set(analyze(expansion))].filter((t) => !terms.includes(t)) : [];
+  return { terms: [...terms, ...extra].join(' '), vector: v ? encodeVector(v) : null, vectorModel: v ? OFFLINE_VECTOR_MODEL : null };
 }

@@ -41,6 +41,8 @@ export interface PassageRow extends SourceEventColumns {
   terms: string | null;
   vector: string | null;
   vector_model: string | null;
+  /** A claim taken from this message was superseded by a newer one: still evidence, ranked below what is current. */
+  superseded?: boolean;
 }
 
 export interface HotUserSet {
@@ -141,7 +143,8 @@ export class HotTier {
             passages.map((p, i) => ({
               id: p.id,
               category: PASSAGE_CATEGORY,
-              importance: 0,
+              // passages have no importance; -1 marks what a newer claim superseded (score.ts PASSAGE_WEIGHTS)
+              importance: p.superseded ? -1 : 0,
               agentId: p.agent_id,
               createdAt: new Date(p.created_at).getTime(),
               sourceEventId: p.source_event_id,
@@ -192,7 +195,8 @@ function storedAnalysis(r: { terms?: string | null; vector?: string | null; vect
 
 /**
  * For every assistant passage, the user message right before its message in the same source event, among the
- * passages loaded: a message whose memory was retired is not loaded (loadPassages), so no reply quotes it.
+ * passages loaded: a message whose memory was retired (other than superseded) is not loaded (loadPassages), so no
+ * reply quotes it.
  */
 function promptsOf(passages: readonly PassageRow[]): (PassagePrompt | null)[] {
   const userMessages = new Map<string, PassageRow[]>();

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { type Db, rows, sql } from '@memory/db';
 import type { Logger } from '../logger';
 import type { EmbeddingsProvider } from '../embeddings/types';
-import { MEMORY_WITH_SOURCE_COLUMNS, SOURCE_EVENT_COLUMNS, iso, sourceProvenance, toProvenance } from '../memories/serialize';
+import { MEMORY_COLUMNS, SOURCE_EVENT_COLUMNS, type SourceEventColumns, iso, sourceProvenance, toProvenance } from '../memories/serialize';
 import type { MemorySearchResult, RetrieveRequest, RetrieveResponse } from '../schemas/memories';
 import type { TenantAuth } from '../tenants/tenants';
 import { findUserWithDomainSchema } from '../users';
@@ -51,11 +51,60 @@ export function createRetrievalDeps(
   };
 }
 
-async function loadActiveMemories(db: Db, tenantId: string, userId: string, withEmbeddings: boolean): Promise<RankableRow[]> {
+/**
+ * The source events of the user's memories and passages, by id: read once per load and joined in process,
+ * since joining them in SQL repeats the same seven columns on every one of ~1,000 rows (on PGlite, converting
+ * those values was most of a cold load). Events of another user that a row cites are read by id.
+ */
+type EventColumns = SourceEventColumns & { se_evidence: unknown };
+
+async function loadSourceEvents(db: Db, tenantId: string, userId: string): Promise<Map<string, EventColumns>> {
+  const found = await rows<EventColumns & { id: string }>(
+    db,
+    sql`SELECT se.id, ${sql.raw(SOURCE_EVENT_COLUMNS)}, se.evidence AS se_evidence
+        FROM source_events se WHERE se.tenant_id = ${tenantId} AND se.user_id = ${userId}`,
+  );
+  return new Map(found.map(({ id, ...columns }) => [id, columns]));
+}
+
+const NO_EVENT: EventColumns = {
+  se_service: null,
+  se_event_id: null,
+  se_observed_at: null,
+  se_received_at: null,
+  se_payload_hash: null,
+  se_scope: null,
+  se_writer_id: null,
+  se_evidence: null,
+};
+
+/** Gives every row its source event's columns (reading, by id, any event not among the user's). */
+async function attachSourceEvents<T extends { source_event_id: string | null }>(
+  db: Db,
+  tenantId: string,
+  events: Map<string, EventColumns>,
+  rowsToFill: T[],
+): Promise<(T & EventColumns)[]> {
+  const missing = [...new Set(rowsToFill.map((r) => r.source_event_id).filter((id): id is string => id !== null && !events.has(id)))];
+  if (missing.length > 0) {
+    const more = await rows<EventColumns & { id: string }>(
+      db,
+      sql`SELECT se.id, ${sql.raw(SOURCE_EVENT_COLUMNS)}, se.evidence AS se_evidence FROM source_events se
+          WHERE se.tenant_id = ${tenantId} AND se.id IN (${sql.join(
+            missing.map((id) => sql`${id}`),
+            sql`, `,
+          )})`,
+    );
+    for (const { id, ...columns } of more) events.set(id, columns);
+  }
+  return rowsToFill.map((r) => Object.assign(r, (r.source_event_id && events.get(r.source_event_id)) || NO_EVENT));
+}
+
+async function loadActiveMemories(db: Db, tenantId: string, userId: string, withEmbeddings: boolean): Promise<Omit<RankableRow, keyof EventColumns>[]> {
   // The entity names come from the user's entities (entities_user_name_uq) joined to their links, in the
   // same statement but not as a subquery per memory: with stale planner statistics that subquery was planned
   // as a scan of every tenant's entities for each memory (0.8 s for 284 memories after a bulk import).
-  return rows<RankableRow>(
+  return rows<Omit<RankableRow, keyof EventColumns>>(
     db,
     sql`WITH names AS (
           SELECT me.memory_id, array_agg(e.normalized) AS entity_names
@@ -63,40 +112,70 @@ async function loadActiveMemories(db: Db, tenantId: string, userId: string, with
           WHERE e.tenant_id = ${tenantId} AND e.user_id = ${userId}
           GROUP BY me.memory_id
         )
-        SELECT ${sql.raw(MEMORY_WITH_SOURCE_COLUMNS)}, m.feedback_score, m.terms, m.vector, m.vector_model,
+        SELECT ${sql.raw(MEMORY_COLUMNS)}, m.feedback_score, m.terms, m.vector, m.vector_model,
           ${withEmbeddings ? sql`m.embedding, m.embedding_model` : sql`NULL AS embedding, NULL AS embedding_model`},
           names.entity_names
-        FROM memories m LEFT JOIN source_events se ON se.id = m.source_event_id
-          LEFT JOIN names ON names.memory_id = m.id
+        FROM memories m LEFT JOIN names ON names.memory_id = m.id
         WHERE m.tenant_id = ${tenantId} AND m.user_id = ${userId} AND m.status = 'active'`,
   );
 }
 
 /**
- * The user's passages of the evidence layer (docs/evidence-layer.md), with their source events' provenance.
- * A message that a memory was taken from and that memory is no longer active (superseded in a conflict,
- * pending a review, deleted, archived) is left out: the memory layer's decision about what was said stands.
+ * The user's passages of the evidence layer (docs/evidence-layer.md), without their source events' columns.
+ * A message that a memory was taken from and that memory is no longer active is left out — pending a review,
+ * deleted, archived, lost to a more trusted or more recent claim, corrected by the user: the memory layer's
+ * decision about what was said stands. One exception: a claim superseded by a claim observed later is history,
+ * not an error, so its message stays as dated evidence of what was true before ("how much was I pre-approved for
+ * at first?"), marked `superseded` so it ranks below what is current.
  * (Filtered here rather than in SQL: a per-passage anti-join costs more than reading the few retired rows.)
  */
-async function loadPassages(db: Db, tenantId: string, userId: string): Promise<PassageRow[]> {
+async function loadPassages(db: Db, tenantId: string, userId: string): Promise<Omit<PassageRow, keyof SourceEventColumns>[]> {
   const [all, retired] = await Promise.all([
-    rows<PassageRow>(
+    rows<Omit<PassageRow, keyof SourceEventColumns>>(
       db,
       sql`SELECT p.id, p.source_event_id, p.job_id, p.agent_id, p.message_index, p.part, p.role, p.speaker, p.content,
-            p.observed_at, p.created_at, p.terms, p.vector, p.vector_model, ${sql.raw(SOURCE_EVENT_COLUMNS)}
-          FROM passages p JOIN source_events se ON se.id = p.source_event_id
-          WHERE p.tenant_id = ${tenantId} AND p.user_id = ${userId}`,
+            p.observed_at, p.created_at, p.terms, p.vector, p.vector_model
+          FROM passages p WHERE p.tenant_id = ${tenantId} AND p.user_id = ${userId}`,
     ),
-    rows<{ source_event_id: string; message_indices: unknown }>(
+    rows<{ source_event_id: string; message_indices: unknown; superseded: boolean }>(
       db,
-      sql`SELECT source_event_id, message_indices FROM memories
-          WHERE tenant_id = ${tenantId} AND user_id = ${userId} AND status <> 'active' AND source_event_id IS NOT NULL`,
+      // history: superseded in a conflict by a claim observed later, not by the user's correction or a review
+      sql`SELECT m.source_event_id, m.message_indices,
+            (m.status = 'inactive' AND w.observed_at > m.observed_at AND j.kind IS DISTINCT FROM 'correction') AS superseded
+          FROM memories m
+            LEFT JOIN memories w ON w.id = m.superseded_by
+            LEFT JOIN extraction_jobs j ON j.id = w.job_id
+          WHERE m.tenant_id = ${tenantId} AND m.user_id = ${userId} AND m.status <> 'active' AND m.source_event_id IS NOT NULL`,
     ),
   ]);
   if (retired.length === 0) return all;
   const gone = new Set<string>();
-  for (const r of retired) if (Array.isArray(r.message_indices)) for (const i of r.message_indices) gone.add(`${r.source_event_id}#${i}`);
-  return all.filter((p) => !gone.has(`${p.source_event_id}#${p.message_index}`));
+  const older = new Set<string>();
+  for (const r of retired) {
+    if (!Array.isArray(r.message_indices)) continue;
+    for (const i of r.message_indices) (r.superseded ? older : gone).add(`${r.source_event_id}#${i}`);
+  }
+  const kept: Omit<PassageRow, keyof SourceEventColumns>[] = [];
+  for (const p of all) {
+    const k = `${p.source_event_id}#${p.message_index}`;
+    if (gone.has(k)) continue;
+    kept.push(older.has(k) ? { ...p, superseded: true } : p);
+  }
+  return kept;
+}
+
+/** A user's set as the hot tier holds it, read in three statements at once and joined to its source events. */
+async function loadUserSet(db: Db, tenantId: string, userId: string, withEmbeddings: boolean) {
+  // at once: on PostgreSQL each read takes its own pooled connection
+  const [memoryRows, passageRows, events, clarificationQuestion] = await Promise.all([
+    loadActiveMemories(db, tenantId, userId, withEmbeddings),
+    loadPassages(db, tenantId, userId),
+    loadSourceEvents(db, tenantId, userId),
+    openQuestion(db, tenantId, userId),
+  ]);
+  const rankable = await attachSourceEvents(db, tenantId, events, memoryRows as RankableRow[]);
+  const passages = await attachSourceEvents(db, tenantId, events, passageRows as PassageRow[]);
+  return { rows: rankable, passages, clarificationQuestion };
 }
 
 /** Provenance of a passage: its source event, and the message it is part of (after the prompt it quotes whole). */
@@ -267,15 +346,7 @@ export async function retrieveMemories(
   if (!user) return base;
 
   const [{ set, hit: fromHotTier }, embedded, supportEvents] = await Promise.all([
-    deps.hotTier.getOrLoad(user.id, user.memoryVersion, async () => {
-      // three reads at once: on PostgreSQL each takes its own pooled connection
-      const [rows, passages, clarificationQuestion] = await Promise.all([
-        loadActiveMemories(deps.db, auth.tenantId, user.id, Boolean(deps.embeddings)),
-        loadPassages(deps.db, auth.tenantId, user.id),
-        openQuestion(deps.db, auth.tenantId, user.id),
-      ]);
-      return { rows, passages, clarificationQuestion };
-    }),
+    deps.hotTier.getOrLoad(user.id, user.memoryVersion, () => loadUserSet(deps.db, auth.tenantId, user.id, Boolean(deps.embeddings))),
     degraded ? { vector: null, degraded: true } : embedQuery(deps, req.query),
     user.domainSchema === 'customer_support' ? loadSupportEvents(deps.db, auth.tenantId, user.id, RETRIEVE_SUPPORT_EVENTS) : null,
   ]);

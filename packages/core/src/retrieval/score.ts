@@ -8,7 +8,8 @@
  * lexical: BM25 within the item's own layer (Snowball stems), mapped into [0, 1) by s / (s + saturation);
  * semantic: cosine (clamped at 0) between sentence vectors: the configured embeddings model's when the
  *   item and the query both have one, else the offline vectors stored with the item;
- * importance: the memory's current importance (lifecycle-adjusted, docs/lifecycle.md); passages have none,
+ * importance: the memory's current importance (lifecycle-adjusted, docs/lifecycle.md); passages have none
+ *   (0; -1 × 0.15 when a newer claim superseded one taken from the message, so what is current ranks first),
  *   and the bias puts a passage that matches as well as a memory level with a memory of middling importance;
  * recency: halves every 90 days; entity: the share of the entities named in the query that the memory is
  *   linked to (compositional pass); feedback: 0.05 × tanh(feedback_score), from retrieval feedback.
@@ -48,7 +49,9 @@ export const MEMORY_WEIGHTS: LayerWeights = {
 export const PASSAGE_WEIGHTS: LayerWeights = {
   lexicalWeight: 0.5,
   semanticWeight: 0.25,
-  importanceWeight: 0,
+  // a passage's importance is 0, or -1 when a claim taken from its message was superseded: it then ranks below
+  // the current value that replaced it (docs/evidence-layer.md)
+  importanceWeight: 0.15,
   recencyWeight: 0.05,
   entityWeight: 0.05,
   feedbackWeight: 0,

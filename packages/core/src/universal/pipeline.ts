@@ -3,13 +3,16 @@
  * or the embedded runner). The store step writes only `universal_memories` and `passport_reviews`, only in
  * the categories the job may write, in one transaction with the job's completion.
  *
- * Conflicts: every agent with a read-write grant is equally trusted, and the universal store has no writer
- * authority or tenant rules, so a new claim that contradicts an active one is never decided by the service:
- * both become inactive and the passport user gets a question (a `passport_reviews` row, Pending Questions).
+ * Conflicts follow the tenant store's rules (conflicts/claims.ts, conflicts/decide.ts) with every agent as an
+ * equally trusted writer (the universal store has no authority rules): the same agent's later observation
+ * supersedes its earlier claim, a later day wins between agents, and so does change language ("actually I
+ * moved to …") on the same day. What is left — two agents disagreeing at the same moment — is never decided
+ * by the service: both become inactive and the passport user gets a question (a `passport_reviews` row).
  */
 import { randomUUID } from 'node:crypto';
 import { type Db, type SQL, and, eq, grants, inArray, passportReviews, passportUsers, sql, universalJobs, universalMemories } from '@memory/db';
-import { clarificationQuestion, detectClaim } from '../conflicts/claims';
+import { claimOfMemory, clarificationQuestion, detectClaim, storedClaim } from '../conflicts/claims';
+import { planClaim, reinforcedScores } from '../conflicts/plan';
 import type { ExtractedMemory, ExtractionResult } from '../extraction/types';
 import { PENDING, PermanentJobError, type StoreSummary } from '../jobs/extraction-pipeline';
 import { finishedJobColumns } from '../jobs/repository';
@@ -129,11 +132,7 @@ async function activeOf(tx: Db, job: JobRow, where: SQL): Promise<MemoryRow[]> {
 async function reinforce(tx: Db, existing: MemoryRow, m: ExtractedMemory): Promise<void> {
   await tx
     .update(universalMemories)
-    .set({
-      importance: Math.min(1, Math.max(existing.importance, m.importance) + 0.05),
-      confidence: Math.min(1, Math.max(existing.confidence, m.confidence) + 0.02),
-      updatedAt: sql`now()`,
-    })
+    .set({ ...reinforcedScores(existing, m), updatedAt: sql`now()` })
     .where(eq(universalMemories.id, existing.id));
 }
 
@@ -146,16 +145,28 @@ async function storeOne(tx: Db, job: JobRow, m: ExtractedMemory): Promise<{ outc
     await reinforce(tx, same, m);
     return { outcome: 'reinforced', reviews: 0 };
   }
-  const claim = m.claim
-    ? { subject: m.claim.subject, value: m.claim.value.trim().toLowerCase(), display: m.claim.display ?? m.claim.value }
-    : detectClaim(m.content);
-  const rivals = claim ? await activeOf(tx, job, eq(universalMemories.subject, claim.subject)) : [];
-  const agreeing = claim ? rivals.find((r) => r.claimValue === claim.value && r.jobId !== job.id) : undefined;
-  if (agreeing) {
-    await reinforce(tx, agreeing, m);
+  const claim = claimOfMemory(m);
+  const rivals = claim ? (await activeOf(tx, job, eq(universalMemories.subject, claim.subject))).filter((r) => r.jobId !== job.id) : [];
+  // every agent is a writer of equal authority; the plan is the tenant store's (conflicts/plan.ts)
+  const plan = claim
+    ? planClaim(
+        { claim, evidence: { authority: 0, observedAt: job.observedAt ?? new Date(), confidence: m.confidence, writerId: job.agentId, change: claim.change } },
+        rivals.flatMap((r) => {
+          const stored = storedClaim(r);
+          return stored
+            ? [{ memoryId: r.id, claim: stored, evidence: { authority: 0, observedAt: r.observedAt ?? r.createdAt, confidence: r.confidence, writerId: r.agentId, change: detectClaim(r.content)?.change } }]
+            : [];
+        }),
+      )
+    : ({ kind: 'store', supersede: [], review: [] } as const);
+  const byId = new Map(rivals.map((r) => [r.id, r]));
+  if (plan.kind === 'reinforce') {
+    await reinforce(tx, byId.get(plan.memoryId)!, m);
     return { outcome: 'reinforced', reviews: 0 };
   }
-  const contradicting = claim ? rivals.filter((r) => r.claimValue !== claim.value && r.jobId !== job.id) : [];
+  const winner = plan.kind === 'lose' ? plan.to : null;
+  const superseded = plan.kind === 'store' ? plan.supersede.map((s) => byId.get(s.memoryId)!) : [];
+  const contradicting = plan.kind === 'store' ? plan.review.map((r) => byId.get(r)!) : [];
 
   const id = randomUUID();
   const inserted = await tx
@@ -166,7 +177,7 @@ async function storeOne(tx: Db, job: JobRow, m: ExtractedMemory): Promise<{ outc
       agentId: job.agentId,
       content: m.content,
       category: m.category,
-      status: contradicting.length > 0 ? 'inactive' : 'active',
+      status: winner || contradicting.length > 0 ? 'inactive' : 'active',
       importance: m.importance,
       confidence: m.confidence,
       fingerprint,
@@ -174,12 +185,21 @@ async function storeOne(tx: Db, job: JobRow, m: ExtractedMemory): Promise<{ outc
       messageIndices: m.messageIndices,
       subject: claim?.subject ?? null,
       claimValue: claim?.value ?? null,
+      claimNegated: claim?.negated ?? false,
+      supersededBy: winner,
       observedAt: job.observedAt,
     })
     .onConflictDoNothing()
     .returning({ id: universalMemories.id });
   // The (job_id, fingerprint) row exists from an earlier run of this job.
-  if (inserted.length === 0 || !claim || contradicting.length === 0) return { outcome: 'created', reviews: 0 };
+  if (inserted.length === 0 || !claim) return { outcome: 'created', reviews: 0 };
+  if (superseded.length > 0) {
+    await tx
+      .update(universalMemories)
+      .set({ status: 'inactive', supersededBy: id, updatedAt: sql`now()` })
+      .where(inArray(universalMemories.id, superseded.map((r) => r.id)));
+  }
+  if (contradicting.length === 0) return { outcome: 'created', reviews: 0 };
 
   await tx
     .update(universalMemories)

@@ -16,20 +16,24 @@ import { embedQuery, emptyRetrieveResponse, rankAndRender, type RetrievalDeps } 
 import { iso } from '../memories/serialize';
 import type { UniversalRetrieveRequest, UniversalRetrieveResponse } from '../schemas/universal';
 import { grantedCategories } from './add';
+import { slotWords } from '../conflicts/claims';
+import { analyseForIndex } from '../retrieval/analysis';
 
 const hotKey = (passportUserId: string) => `universal:${passportUserId}`;
 
 /** Universal memories in the shape the hot tier ranks (no source events: provenance is built below). */
 async function loadActive(db: Db, passportUserId: string): Promise<RankableRow[]> {
-  return rows<RankableRow>(
+  const found = await rows<RankableRow & { subject: string | null }>(
     db,
-    sql`SELECT m.id, m.content, m.category, m.status, m.importance, m.confidence, m.agent_id::text AS agent_id,
+    sql`SELECT m.id, m.content, m.category, m.status, m.importance, m.confidence, m.agent_id::text AS agent_id, m.subject,
           m.access_count, m.last_accessed, m.created_at, m.updated_at, NULL AS source_event_id, m.message_indices,
           m.job_id, NULL AS se_service, NULL AS se_event_id, m.observed_at AS se_observed_at, NULL AS se_received_at,
           NULL AS se_payload_hash, NULL AS se_scope, NULL AS se_writer_id, NULL AS se_evidence
         FROM universal_memories m
         WHERE m.passport_user_id = ${passportUserId} AND m.status = 'active'`,
   );
+  // a claim is found by its slot's words too ("where does the user live" → "The user moved to Madrid."), as in tenant memory
+  return found.map(({ subject, ...row }) => (subject ? { ...row, terms: analyseForIndex(row.content, null, slotWords({ subject })).terms } : row));
 }
 
 /** The oldest open passport question whose two claims are both in granted categories. */
