@@ -43,16 +43,21 @@ interface Flags extends bench.ServerFlags {
   data: string | null;
   limit: number | null;
   concurrency: number;
+  types: string[];
+  trace: boolean;
 }
 
 const USAGE = `Usage: npm run bench:longmemeval -- --data <dir> [flags]
   --data <dir>           the unpacked LongMemEval files (tar xzf ../shared/bench/longmemeval-dev/s.tar.gz -C /tmp/lme)
   --limit <n>            only n questions, taking each question type in turn (development runs)
   --concurrency <n>      end users ingested at the same time (default 4)
+  --type <question_type> only questions of this type (repeatable; development runs)
+  --trace                also write each question's top 10 items (rank, category, score, session, turns, whether
+                         they are evidence, the first words) to the JSON, to see why a question was missed
 ${bench.SERVER_FLAGS_USAGE}`;
 
 function parseFlags(argv: string[]): Flags {
-  const f: Flags = { ...bench.serverFlagDefaults(), data: null, limit: null, concurrency: 4 };
+  const f: Flags = { ...bench.serverFlagDefaults(), data: null, limit: null, concurrency: 4, types: [], trace: false };
   bench.readArgs(
     argv,
     {
@@ -60,6 +65,8 @@ function parseFlags(argv: string[]): Flags {
       '--data': (value) => (f.data = bench.cliPath(value())),
       '--limit': (value) => (f.limit = bench.positiveInt('--limit', value())),
       '--concurrency': (value) => (f.concurrency = bench.positiveInt('--concurrency', value())),
+      '--type': (value) => f.types.push(value()),
+      '--trace': () => (f.trace = true),
     },
     USAGE,
   );
@@ -74,13 +81,14 @@ async function main(): Promise<number> {
     );
     return 0;
   }
-  const { questions, abstentionLeftOut } = loadQuestions(flags.data, flags.limit);
+  const { questions, abstentionLeftOut } = loadQuestions(flags.data, flags.limit, flags.types);
   return bench.withBenchServer(flags, 'longmemeval', (api) => run(flags, questions, abstentionLeftOut, api));
 }
 
 interface RetrievedItem {
   content: string;
   category: string;
+  relevance_score?: number;
   provenance: { event_id?: string; message_indices?: number[] } | null;
 }
 
@@ -151,9 +159,21 @@ interface Asked {
   categories: string[];
   /** Items whose provenance does not lead to one of this question's sessions. */
   unmapped: number;
+  /** With `--trace`: the question, its evidence turns ("session:turn") and the top 10 items. */
+  trace?: { question: string; answer: string; evidence_turns: string[]; top_10: TracedItem[] };
 }
 
-async function ask(api: bench.Api, { q, user, plan }: { q: LmeQuestion; user: string; plan: AddPlan }): Promise<Asked> {
+interface TracedItem {
+  rank: number;
+  category: string;
+  score: number | null;
+  sessions: number[];
+  turns: string[];
+  evidence: boolean;
+  text: string;
+}
+
+async function ask(api: bench.Api, { q, user, plan }: { q: LmeQuestion; user: string; plan: AddPlan }, trace: boolean): Promise<Asked> {
   // Nothing has retrieved this user since ingestion, so the first retrieve loads its memories into the hot tier.
   const body = { external_user_id: user, query: q.question, limit: 50 };
   const [res, coldMs] = await timed(() => retrieve(api, body));
@@ -208,6 +228,22 @@ async function ask(api: bench.Api, { q, user, plan }: { q: LmeQuestion; user: st
     contextTokens: ctx.context_token_count ?? 0,
     categories: res.data.map((i) => i.category),
     unmapped: coverage.filter((c) => c === null).length,
+    trace: trace
+      ? {
+          question: q.question,
+          answer: String(q.answer),
+          evidence_turns: [...evidence.turns],
+          top_10: res.data.slice(0, ANSWER_WORDS_K).map((item, rank) => ({
+          rank: rank + 1,
+          category: item.category,
+          score: item.relevance_score ?? null,
+          sessions: serviceRanking[rank].sessions,
+          turns: serviceRanking[rank].turns,
+          evidence: serviceRanking[rank].turns.some((t) => evidence.turns.has(t)),
+          text: item.content.slice(0, 200),
+          })),
+        }
+      : undefined,
   };
 }
 
@@ -245,7 +281,7 @@ async function run(flags: Flags, questions: LmeQuestion[], abstentionLeftOut: nu
   const asked: Asked[] = [];
   for (const [n, p] of plans.entries()) {
     if (n % 25 === 0) bench.log(`retrieving ${n + 1}/${plans.length}`);
-    asked.push(await ask(api, p));
+    asked.push(await ask(api, p, flags.trace));
   }
   const unmapped = asked.reduce((n, a) => n + a.unmapped, 0);
   const categories: Record<string, number> = {};
@@ -299,6 +335,7 @@ async function run(flags: Flags, questions: LmeQuestion[], abstentionLeftOut: nu
       items: a.categories.length,
       service: { turn_all: a.service.turn.recall_all, session_all: a.service.session.recall_all, answer_words: a.service.answerWords },
       bm25_rounds: { turn_all: a.reference.turn.recall_all, session_all: a.reference.session.recall_all, answer_words: a.reference.answerWords },
+      ...(a.trace ? { trace: a.trace } : {}),
     })),
   };
   bench.writeReport(flags.out, 'longmemeval', result.date, result, markdownOf(result));

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../packages/core/src/schemas/limits';
 import {
@@ -6,6 +9,7 @@ import {
   answerWordsFound,
   coverageOfItem,
   evidenceOf,
+  loadQuestions,
   newestEvidence,
   newestFirst,
   parseHaystackDate,
@@ -142,5 +146,24 @@ describe('newest value first', () => {
     expect(newestFirst([other], evidence, newest)).toBe(0);
     expect(newestFirst([other, recent], evidence, newest, 1)).toBe(0);
     expect(newestFirst([recent], evidence, null)).toBeNull();
+  });
+});
+
+describe('loadQuestions', () => {
+  it('leaves abstention questions out, keeps only the asked types, and takes the types in turn under --limit', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'lme-load-'));
+    const write = (id: string, type: string) =>
+      writeFileSync(path.join(dir, `${id}.json`), JSON.stringify({ ...question(), question_id: id, question_type: type }));
+    write('a1', 'knowledge-update');
+    write('a2', 'knowledge-update');
+    write('b1', 'temporal-reasoning');
+    write('b2_abs', 'temporal-reasoning');
+    const ids = (r: { questions: LmeQuestion[] }) => r.questions.map((q) => q.question_id);
+    const all = loadQuestions(dir, null);
+    expect(ids(all)).toEqual(['a1', 'a2', 'b1']);
+    expect(all.abstentionLeftOut).toBe(1);
+    expect(ids(loadQuestions(dir, null, ['knowledge-update']))).toEqual(['a1', 'a2']);
+    expect(ids(loadQuestions(dir, 2))).toEqual(['a1', 'b1']);
+    expect(ids(loadQuestions(dir, null, ['single-session-user']))).toEqual([]);
   });
 });

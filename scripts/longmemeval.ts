@@ -34,12 +34,16 @@ export const isAbstention = (q: Pick<LmeQuestion, 'question_id'>) => q.question_
  * The non-abstention questions of a directory of `<sessions>_<question_id>.json` files. With `limit`, the
  * first questions of each type in turn (files in name order), so a short run still sees every type.
  */
-export function loadQuestions(dir: string, limit: number | null): { questions: LmeQuestion[]; abstentionLeftOut: number } {
+export function loadQuestions(
+  dir: string,
+  limit: number | null,
+  types: readonly string[] = [],
+): { questions: LmeQuestion[]; abstentionLeftOut: number } {
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort();
   const all = files.map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as LmeQuestion);
-  const kept = all.filter((q) => !isAbstention(q));
+  const kept = all.filter((q) => !isAbstention(q) && (types.length === 0 || types.includes(q.question_type)));
   const abstentionLeftOut = all.length - kept.length;
   if (limit === null || limit >= kept.length) return { questions: kept, abstentionLeftOut };
   const byType = new Map<string, LmeQuestion[]>();

@@ -4,8 +4,9 @@
  * query's vector of the same model; memories without one (the endpoint was down, or configured later)
  * are ranked with the offline word vectors instead. A failure here never fails the job.
  */
-import { type Db, and, eq, isNull, memories, endUsers, sql } from '@memory/db';
+import { type Db, and, eq, isNull, memories } from '@memory/db';
 import type { Logger } from '../logger';
+import { bumpMemoryVersion } from '../users';
 import type { EmbeddingsProvider } from './types';
 
 export async function embedJobMemories(db: Db, jobId: string, provider: EmbeddingsProvider, log?: Logger): Promise<number> {
@@ -29,9 +30,7 @@ export async function embedJobMemories(db: Db, jobId: string, provider: Embeddin
         .where(eq(memories.id, pending[i].id));
     }
     // retrieval's hot tier notices the new vectors through the version
-    for (const userId of new Set(pending.map((m) => m.userId))) {
-      await tx.update(endUsers).set({ memoryVersion: sql`${endUsers.memoryVersion} + 1` }).where(eq(endUsers.id, userId));
-    }
+    await bumpMemoryVersion(tx as unknown as Db, pending.map((m) => m.userId));
   });
   return pending.length;
 }

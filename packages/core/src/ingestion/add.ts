@@ -5,7 +5,7 @@
  * notification is lost the job row is still there and the embedded runner (or the Inngest re-sender) picks it up.
  */
 import { randomUUID } from 'node:crypto';
-import { type Db, and, endUsers, eq, rows, sourceEvents, sql } from '@memory/db';
+import { type Db, and, eq, rows, sourceEvents, sql } from '@memory/db';
 import { type PassageSource, storePassages } from '../evidence/store';
 import type { ConversationMessage } from '../messages';
 import type { AppConfig } from '../config';
@@ -13,7 +13,7 @@ import { canonicalJson, sha256Hex } from '../crypto';
 import { Errors } from '../errors';
 import { EXTRACTION_QUEUE, type JobQueue } from '../jobs/queue';
 import type { TenantAuth } from '../tenants/tenants';
-import { ensureUser } from '../users';
+import { bumpMemoryVersion, ensureUser } from '../users';
 import type { AddRequest, AddResponse } from '../schemas/memories';
 import { resolveWriter } from '../provenance/writers';
 import { type IdempotencyScope, type IdempotentOutcome, RetryAfterRace, saveIdempotentResponse, withIdempotency } from './idempotency';
@@ -218,7 +218,7 @@ async function accept(
 async function indexWithoutJob(db: Db, source: PassageSource, messages: readonly ConversationMessage[]): Promise<void> {
   await db.transaction(async (tx) => {
     const stored = await storePassages(tx as unknown as Db, source, messages);
-    if (stored > 0) await tx.update(endUsers).set({ memoryVersion: sql`${endUsers.memoryVersion} + 1` }).where(eq(endUsers.id, source.userId));
+    if (stored > 0) await bumpMemoryVersion(tx as unknown as Db, [source.userId]);
   });
 }
 

@@ -124,6 +124,8 @@ export class HotTier {
           importance: r.importance,
           agentId: r.agent_id,
           createdAt: new Date(r.created_at).getTime(),
+          // when it was said: recency counts on the user's timeline (score.ts)
+          observedAt: r.se_observed_at ? new Date(r.se_observed_at).getTime() : undefined,
           feedbackScore: r.feedback_score ?? 0,
           entities: r.entity_names ?? [],
           embedding: r.embedding && r.embedding_model === this.embeddingModel ? Float32Array.from(r.embedding) : null,
@@ -147,6 +149,7 @@ export class HotTier {
               importance: p.superseded ? -1 : 0,
               agentId: p.agent_id,
               createdAt: new Date(p.created_at).getTime(),
+              observedAt: new Date(p.observed_at).getTime(),
               sourceEventId: p.source_event_id,
               // a reply that quotes its prompt whole stands for both messages (rankLayers: one item per message)
               messages: prompts[i]?.whole ? [prompts[i]!.messageIndex, p.message_index] : [p.message_index],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PASSAGE_CATEGORY, buildIndex, rankCandidates, rankLayers, valuesOf } from './score';
+import { PASSAGE_CATEGORY, buildIndex, rankCandidates, rankLayers, timelineNow, valuesOf } from './score';
 import { type WordVectors, wordVectors } from './word-vectors';
 import { analyze } from './text';
 
@@ -261,5 +261,36 @@ describe('rankLayers: one item per message, whichever ranks first', () => {
       ['memory', 0],
       ['passage', 0],
     ]);
+  });
+});
+
+describe('recency on the user timeline', () => {
+  const said = (content: string, saidDaysAgo: number, createdDaysAgo = 0) => ({
+    id: content,
+    category: 'fact',
+    importance: 0.5,
+    agentId: null,
+    createdAt: NOW - createdDaysAgo * day,
+    observedAt: NOW - saidDaysAgo * day,
+  });
+
+  it('counts from when a thing was said, not when it was stored: an imported history keeps its order', () => {
+    // both stored today (an import), said four months apart, two years ago; the same words match
+    const idx = buildIndex(
+      [said('The user keeps 30 hens in the garden.', 850), said('The user keeps 12 hens in the garden.', 730)],
+      ['The user keeps 30 hens in the garden.', 'The user keeps 12 hens in the garden.'],
+      null,
+    );
+    const ranked = rankCandidates(idx, 'how many hens do I keep?', {}, 10, NOW);
+    expect(ranked.map((r) => r.index)).toEqual([1, 0]);
+    // and by more than a tie: the newest thing the user said is "now", so the older one is ~4 months old
+    expect(ranked[0].relevance - ranked[1].relevance).toBeGreaterThan(0.02);
+  });
+
+  it('takes the clock when the user said nothing later, and the clock when a date lies in the future', () => {
+    const idx = buildIndex([said('a', 10), said('b', 3)], ['a', 'b'], null);
+    expect(timelineNow(NOW, idx)).toBe(NOW - 3 * day);
+    expect(timelineNow(NOW, buildIndex([said('c', -5)], ['c'], null))).toBe(NOW);
+    expect(timelineNow(NOW, buildIndex([], [], null), null)).toBe(NOW);
   });
 });

@@ -11,7 +11,9 @@
  * importance: the memory's current importance (lifecycle-adjusted, docs/lifecycle.md); passages have none
  *   (0; -1 × 0.15 when a newer claim superseded one taken from the message, so what is current ranks first),
  *   and the bias puts a passage that matches as well as a memory level with a memory of middling importance;
- * recency: halves every 90 days; entity: the share of the entities named in the query that the memory is
+ * recency: halves every 90 days, counted on the user's own timeline: from when the item was said (its source
+ *   event's observed_at) to the newest thing the user said, so a history imported today keeps its order and a
+ *   user silent for a year keeps recency's weight; entity: the share of the entities named in the query that the memory is
  *   linked to (compositional pass); feedback: 0.05 × tanh(feedback_score), from retrieval feedback.
  *
  * Relevance floor: an item is a candidate only when it shares a stem with the query, is linked to an entity
@@ -93,6 +95,8 @@ export interface IndexedMemory {
   importance: number;
   agentId: string | null;
   createdAt: number;
+  /** When it was said (the source event's observed_at, ms); recency counts from it. Defaults to createdAt. */
+  observedAt?: number;
   /** Net retrieval feedback (memories.feedback_score). */
   feedbackScore?: number;
   /** Lower-cased names of the entities the memory is linked to. */
@@ -137,9 +141,12 @@ export interface CandidateIndex {
     vectors: Float32Array;
     hasVector: Uint8Array;
     importance: Float64Array;
-    createdAt: Float64Array;
+    /** When each item was said (observedAt, else createdAt). */
+    said: Float64Array;
     feedback: Float64Array;
   };
+  /** The newest `said` of the index (-Infinity when empty): "now" on the user's timeline. */
+  newestSaid: number;
 }
 
 /** What was computed when the item was written (analysis.ts); absent parts are computed here. */
@@ -164,9 +171,10 @@ export function buildIndex(
     vectors: new Float32Array(n * dims),
     hasVector: new Uint8Array(n),
     importance: new Float64Array(n),
-    createdAt: new Float64Array(n),
+    said: new Float64Array(n),
     feedback: new Float64Array(n),
   };
+  let newestSaid = Number.NEGATIVE_INFINITY;
   const indexed: IndexedMemory[] = [];
   const lines: string[] = [];
   const offsets = new Int32Array(n + 1);
@@ -200,12 +208,13 @@ export function buildIndex(
       if (columns.hasVector[i]) item.vector = columns.vectors.subarray(i * dims, (i + 1) * dims);
     } else item.vector = pre?.vector ?? null;
     columns.importance[i] = m.importance;
-    columns.createdAt[i] = m.createdAt;
+    columns.said[i] = m.observedAt ?? m.createdAt;
+    if (columns.said[i] > newestSaid) newestSaid = columns.said[i];
     columns.feedback[i] = RANKING.feedbackWeight * Math.tanh(m.feedbackScore ?? 0);
     indexed.push(item);
   });
   offsets[n] = at;
-  return { memories: indexed, text: lines.join('\n'), offsets, postings: new Map(), avgLength: n ? total / n : 0, vectors, columns };
+  return { memories: indexed, text: lines.join('\n'), offsets, postings: new Map(), avgLength: n ? total / n : 0, vectors, columns, newestSaid };
 }
 
 /**
@@ -367,7 +376,7 @@ export function rankCandidates(
   signals: QuerySignals = {},
   texts?: readonly string[],
 ): Ranked[] {
-  const pool = scoreCandidates(idx, MEMORY_WEIGHTS, query, filters, limit * 2 + 5, now, signals, prepareQuery(idx, query));
+  const pool = scoreCandidates(idx, MEMORY_WEIGHTS, query, filters, limit * 2 + 5, timelineNow(now, idx), signals, prepareQuery(idx, query));
   const out: Ranked[] = [];
   for (const r of pool) {
     if (out.length === limit) break;
@@ -404,6 +413,7 @@ export function rankLayers(
   signals: QuerySignals = {},
 ): LayeredRanked[] {
   const pool = limit * 2 + 5;
+  now = timelineNow(now, layers.memories, layers.passages);
   // the query is analysed once for both layers (they share the offline word vectors)
   const prepared = prepareQuery(layers.memories, query);
   const mem = scoreCandidates(layers.memories, MEMORY_WEIGHTS, query, filters, pool, now, signals, prepared);
@@ -547,7 +557,7 @@ function scoreCandidates(
     relevance[i] +=
       w.bias +
       w.importanceWeight * columns.importance[i] +
-      w.recencyWeight * Math.exp(-Math.max(0, now - columns.createdAt[i]) * decay) +
+      w.recencyWeight * Math.exp(-Math.max(0, now - columns.said[i]) * decay) +
       feedbackScale * columns.feedback[i];
   }
   const categories = filters.categories?.length ? new Set(filters.categories) : null;
@@ -572,9 +582,21 @@ function scoreCandidates(
   return top;
 }
 
-/** Result order: relevance desc, then newer first, then id. */
+/**
+ * "Now" on the user's timeline: the newest thing the user said (never later than the clock), so recency
+ * compares what was said with what the user said last rather than with today.
+ */
+export function timelineNow(now: number, ...indexes: (CandidateIndex | null)[]): number {
+  let newest = Number.NEGATIVE_INFINITY;
+  for (const idx of indexes) if (idx && idx.newestSaid > newest) newest = idx.newestSaid;
+  return Number.isFinite(newest) ? Math.min(now, newest) : now;
+}
+
+/** Result order: relevance desc, then said later first, then newer first, then id. */
 function better(idx: CandidateIndex, relevance: number, i: number, other: Ranked): boolean {
   if (relevance !== other.relevance) return relevance > other.relevance;
+  const said = idx.columns.said;
+  if (said[i] !== said[other.index]) return said[i] > said[other.index];
   const a = idx.memories[i];
   const b = idx.memories[other.index];
   if (a.createdAt !== b.createdAt) return a.createdAt > b.createdAt;
