@@ -214,7 +214,6 @@ async function writerRules(tx: Db, ctx: StoreContext, writerId: string | null): 
 
 /** Records a change of a memory of this job's user on the job's write path, with the job as its provenance. */
 function ledger(
-  _tx: Db,
   ctx: StoreContext,
   memory: Pick<MemoryRow, 'id' | 'content'>,
   entry: { action: string; from: string | null; to: string; reason: string; details?: Record<string, unknown> },
@@ -230,7 +229,7 @@ function ledger(
 async function reinforce(tx: Db, ctx: StoreContext, existing: MemoryRow, m: ExtractedMemory, why: string) {
   const { importance, confidence } = reinforcedScores(existing, m);
   await tx.update(memories).set({ importance, confidence, updatedAt: sql`now()` }).where(eq(memories.id, existing.id));
-  await ledger(tx, ctx, existing, {
+  ledger(ctx, existing, {
     action: 'reinforced',
     from: existing.status,
     to: existing.status,
@@ -424,7 +423,7 @@ async function storeMemory(tx: Db, ctx: StoreContext, m: ExtractedMemory, finger
   }
   if (plan.kind === 'lose') {
     await insertMemory(tx, ctx, m, { id, fingerprint, claim, status: 'inactive', supersededBy: plan.to });
-    await ledger(tx, ctx, { id, content: m.content }, {
+    ledger(ctx, { id, content: m.content }, {
       action: 'created',
       from: null,
       to: 'inactive',
@@ -457,7 +456,7 @@ async function storeNew(
   const inserted = await insertMemory(tx, ctx, m, { id, fingerprint, claim, status, supersededBy: null });
   // The (job_id, fingerprint) row exists from an earlier run of this job.
   if (!inserted) return created(null);
-  await ledger(tx, ctx, { id, content: m.content }, {
+  ledger(ctx, { id, content: m.content }, {
     action: 'created',
     from: null,
     to: status,
@@ -466,7 +465,7 @@ async function storeNew(
   });
   for (const { rival, by } of losers) {
     await tx.update(memories).set({ status: 'inactive', supersededBy: id, updatedAt: sql`now()` }).where(eq(memories.id, rival.id));
-    await ledger(tx, ctx, rival, {
+    ledger(ctx, rival, {
       action: 'superseded',
       from: 'active',
       to: 'inactive',
@@ -489,7 +488,7 @@ async function storeNew(
     });
     ctx.reviewsOpened.push({ review_id: reviewId, subject: claim?.subject ?? 'unknown', claim_a_id: rival.id, claim_b_id: id, job_id: job.id });
     for (const memory of [rival, { id, content: m.content }]) {
-      await ledger(tx, ctx, memory, {
+      ledger(ctx, memory, {
         action: 'review_opened',
         from: memory.id === id ? 'inactive' : 'active',
         to: 'inactive',

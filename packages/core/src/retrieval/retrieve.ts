@@ -58,11 +58,13 @@ export function createRetrievalDeps(
  */
 type EventColumns = SourceEventColumns & { se_evidence: unknown };
 
+/** The columns of a source event that ranking rows carry, with its id to join on. */
+const EVENT_SELECT = sql.raw(`se.id, ${SOURCE_EVENT_COLUMNS}, se.evidence AS se_evidence`);
+
 async function loadSourceEvents(db: Db, tenantId: string, userId: string): Promise<Map<string, EventColumns>> {
   const found = await rows<EventColumns & { id: string }>(
     db,
-    sql`SELECT se.id, ${sql.raw(SOURCE_EVENT_COLUMNS)}, se.evidence AS se_evidence
-        FROM source_events se WHERE se.tenant_id = ${tenantId} AND se.user_id = ${userId}`,
+    sql`SELECT ${EVENT_SELECT} FROM source_events se WHERE se.tenant_id = ${tenantId} AND se.user_id = ${userId}`,
   );
   return new Map(found.map(({ id, ...columns }) => [id, columns]));
 }
@@ -89,7 +91,7 @@ async function attachSourceEvents<T extends { source_event_id: string | null }>(
   if (missing.length > 0) {
     const more = await rows<EventColumns & { id: string }>(
       db,
-      sql`SELECT se.id, ${sql.raw(SOURCE_EVENT_COLUMNS)}, se.evidence AS se_evidence FROM source_events se
+      sql`SELECT ${EVENT_SELECT} FROM source_events se
           WHERE se.tenant_id = ${tenantId} AND se.id IN (${sql.join(
             missing.map((id) => sql`${id}`),
             sql`, `,
