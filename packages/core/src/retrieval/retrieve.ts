@@ -21,6 +21,7 @@ import { type DomainSection, renderWithSection } from './domain-section';
 import { type ContextFormat, renderContext, renderSnippet } from './render';
 import { PASSAGE_CATEGORY, RELEVANCE_FLOOR, type RankFilters, rankLayers } from './score';
 import { LOCAL_ENCODER_MODEL } from '../embeddings/local-encoder';
+import { healMissingEmbeddings } from '../embeddings/store';
 import { announceModeChange, consumeBudget, quotaFields, readQuotaState } from '../quota/usage';
 
 /** DEGRADED_RETRIEVE (docs/quotas.md): at most this many memories, and no call to the embeddings endpoint. */
@@ -139,10 +140,10 @@ async function loadPassages(db: Db, tenantId: string, userId: string): Promise<O
             p.observed_at, p.created_at, p.terms, p.vector, p.vector_model
           FROM passages p WHERE p.tenant_id = ${tenantId} AND p.user_id = ${userId}`,
     ),
-    rows<{ source_event_id: string; message_indices: unknown; superseded: boolean }>(
+    rows<{ source_event_id: string; message_indices: unknown; superseded: boolean; terms: string | null }>(
       db,
       // history: superseded in a conflict by a claim observed later, not by the user's correction or a review
-      sql`SELECT m.source_event_id, m.message_indices,
+      sql`SELECT m.source_event_id, m.message_indices, m.terms,
             (m.status = 'inactive' AND w.observed_at > m.observed_at AND j.kind IS DISTINCT FROM 'correction') AS superseded
           FROM memories m
             LEFT JOIN memories w ON w.id = m.superseded_by
@@ -152,16 +153,22 @@ async function loadPassages(db: Db, tenantId: string, userId: string): Promise<O
   ]);
   if (retired.length === 0) return all;
   const gone = new Set<string>();
-  const older = new Set<string>();
+  // message -> the stems of the superseded memories taken from it (indexed with its passages)
+  const older = new Map<string, string>();
   for (const r of retired) {
     if (!Array.isArray(r.message_indices)) continue;
-    for (const i of r.message_indices) (r.superseded ? older : gone).add(`${r.source_event_id}#${i}`);
+    for (const i of r.message_indices) {
+      const k = `${r.source_event_id}#${i}`;
+      if (!r.superseded) gone.add(k);
+      else older.set(k, [older.get(k), r.terms].filter(Boolean).join(' '));
+    }
   }
   const kept: Omit<PassageRow, keyof SourceEventColumns>[] = [];
   for (const p of all) {
     const k = `${p.source_event_id}#${p.message_index}`;
     if (gone.has(k)) continue;
-    kept.push(older.has(k) ? { ...p, superseded: true } : p);
+    const history = older.get(k);
+    kept.push(history === undefined ? p : { ...p, superseded: true, ...(history ? { history_terms: history } : {}) });
   }
   return kept;
 }
@@ -348,7 +355,12 @@ export async function retrieveMemories(
   if (!user) return base;
 
   const [{ set, hit: fromHotTier }, embedded, supportEvents] = await Promise.all([
-    deps.hotTier.getOrLoad(user.id, user.memoryVersion, () => loadUserSet(deps.db, auth.tenantId, user.id, Boolean(deps.embeddings))),
+    deps.hotTier.getOrLoad(user.id, user.memoryVersion, async () => {
+      const loaded = await loadUserSet(deps.db, auth.tenantId, user.id, Boolean(deps.embeddings));
+      // memories the job could not give a vector of the configured model get one now, off this request
+      if (deps.embeddings) healMissingEmbeddings(deps.db, deps.embeddings, { tenantId: auth.tenantId, userId: user.id }, loaded.rows, deps.log);
+      return loaded;
+    }),
     degraded ? { vector: null, degraded: true } : embedQuery(deps, req.query),
     user.domainSchema === 'customer_support' ? loadSupportEvents(deps.db, auth.tenantId, user.id, RETRIEVE_SUPPORT_EVENTS) : null,
   ]);
