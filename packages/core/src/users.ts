@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Db, and, endUsers, eq, inArray, sql, tenants } from '@memory/db';
+import { type Db, and, endUsers, eq, inArray, passportUsers, sql, tenants } from '@memory/db';
 import { LRUCache } from 'lru-cache';
 
 /** (tenant, external id) -> internal id. Ids never change; only committed rows are cached. */
@@ -76,4 +76,12 @@ export async function bumpMemoryVersion(db: Db, userIds: string[]): Promise<void
     .update(endUsers)
     .set({ memoryVersion: sql`${endUsers.memoryVersion} + 1` })
     .where(ids.length === 1 ? eq(endUsers.id, ids[0]) : inArray(endUsers.id, ids));
+}
+
+/** The passport store's `bumpMemoryVersion`: universal retrieval's hot tier compares `passport_users.memory_version`. */
+export async function bumpPassportMemoryVersion(db: Db, passportUserId: string): Promise<void> {
+  await db
+    .update(passportUsers)
+    .set({ memoryVersion: sql`${passportUsers.memoryVersion} + 1` })
+    .where(eq(passportUsers.id, passportUserId));
 }

@@ -10,7 +10,7 @@
  * by the service: both become inactive and the passport user gets a question (a `passport_reviews` row).
  */
 import { randomUUID } from 'node:crypto';
-import { type Db, type SQL, and, eq, grants, inArray, passportReviews, passportUsers, sql, universalJobs, universalMemories } from '@memory/db';
+import { type Db, type SQL, and, eq, grants, inArray, passportReviews, sql, universalJobs, universalMemories } from '@memory/db';
 import { claimOfMemory, clarificationQuestion, detectClaim, storedClaim } from '../conflicts/claims';
 import { planClaim, reinforcedScores } from '../conflicts/plan';
 import type { ExtractedMemory, ExtractionResult } from '../extraction/types';
@@ -18,6 +18,7 @@ import { PENDING, PermanentJobError, type StoreSummary } from '../jobs/extractio
 import { finishedJobColumns } from '../jobs/repository';
 import { memoryFingerprint } from '../memories/fingerprint';
 import type { ConversationMessage } from '../messages';
+import { bumpPassportMemoryVersion } from '../users';
 
 export interface UniversalInputSnapshot {
   jobId: string;
@@ -92,10 +93,7 @@ export async function storeUniversalResult(db: Db, jobId: string, result: Extrac
       reviewsOpened += r.reviews;
     }
     if (counts.created + counts.reinforced > 0) {
-      await tx
-        .update(passportUsers)
-        .set({ memoryVersion: sql`${passportUsers.memoryVersion} + 1` })
-        .where(eq(passportUsers.id, job.passportUserId));
+      await bumpPassportMemoryVersion(tx, job.passportUserId);
     }
     const status: StoreSummary['status'] = counts.created + counts.reinforced > 0 ? 'completed' : 'processed';
     await tx

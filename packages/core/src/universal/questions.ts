@@ -3,7 +3,8 @@
  * (docs/passport-universal.md). While a question is open both claims are inactive (out of every agent's
  * retrieval); answering keeps one claim active and archives the other.
  */
-import { type Db, and, asc, eq, inArray, passportReviews, passportUsers, sql, universalMemories } from '@memory/db';
+import { type Db, and, asc, eq, inArray, passportReviews, sql, universalMemories } from '@memory/db';
+import { bumpPassportMemoryVersion } from '../users';
 import { ApiError, Errors } from '../errors';
 import type { PassportQuestion } from '../schemas/universal';
 
@@ -81,10 +82,7 @@ export async function resolvePassportQuestion(
       .set({ status: 'resolved', resolutionMemoryId: keepMemoryId, resolvedAt: sql`now()` })
       .where(eq(passportReviews.id, reviewId))
       .returning({ resolvedAt: passportReviews.resolvedAt });
-    await tx
-      .update(passportUsers)
-      .set({ memoryVersion: sql`${passportUsers.memoryVersion} + 1` })
-      .where(eq(passportUsers.id, passportUserId));
+    await bumpPassportMemoryVersion(tx, passportUserId);
     return {
       id: reviewId,
       status: 'resolved' as const,
