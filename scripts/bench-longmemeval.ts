@@ -333,8 +333,8 @@ async function run(flags: Flags, questions: LmeQuestion[], abstentionLeftOut: nu
       question_id: a.service.questionId,
       type: a.service.type,
       items: a.categories.length,
-      service: { turn_all: a.service.turn.recall_all, session_all: a.service.session.recall_all, answer_words: a.service.answerWords },
-      bm25_rounds: { turn_all: a.reference.turn.recall_all, session_all: a.reference.session.recall_all, answer_words: a.reference.answerWords },
+      service: { turn_all: a.service.turn.recall_all, session_all: a.service.session.recall_all, answer_words: a.service.answerWords, newest_first: a.service.newestFirst ?? null },
+      bm25_rounds: { turn_all: a.reference.turn.recall_all, session_all: a.reference.session.recall_all, answer_words: a.reference.answerWords, newest_first: a.reference.newestFirst ?? null },
       ...(a.trace ? { trace: a.trace } : {}),
     })),
   };

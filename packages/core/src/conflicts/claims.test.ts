@@ -33,6 +33,20 @@ describe('detectClaim', () => {
     ["The user's mother lives in Boston.", 'mother/residence', 'boston', 'Boston'],
     ["The user's sister lives in Porto.", 'sister/residence', 'porto', 'Porto'],
     ['Caroline lives in Boston.', 'caroline/residence', 'boston', 'Boston'],
+    // a named relative is that person, so "the user's friend Tom" and "Tom" are one subject
+    ["The user's friend Tom moved to Leeds.", 'tom/residence', 'leeds', 'Leeds'],
+    ["The user's cousin Ines lives in the suburbs.", 'ines/residence', 'suburbs', 'suburbs'],
+    // a statement that runs on past its claim
+    ['The user lives in Lisbon, so the user takes the tram to work.', 'residence', 'lisbon', 'Lisbon'],
+    ['The user moved to the countryside - the user wanted a garden.', 'residence', 'countryside', 'countryside'],
+    // recurring days, what is still needed, where the user is in a book
+    ['The user has a pottery class on Tuesday.', 'schedule:potteri class', 'tuesday', 'Tuesday'],
+    ['The user takes violin lessons on Mondays and Thursdays.', 'schedule:violin lesson', 'monday thursday', 'Mondays and Thursdays'],
+    ["The user's chess club is on Wednesday evenings.", 'schedule:chess club', 'wednesday', 'Wednesday'],
+    ['The user has soccer practice every Saturday morning.', 'schedule:soccer practic', 'saturday', 'Saturday'],
+    ['The user needs **40 points** to unlock the next badge.', 'need:point unlock', '40', '40'],
+    ['The user needs 9 more credits to graduate.', 'need:credit graduat', '9', '9'],
+    ['The user is now on page 143 of the novel.', 'progress:page', '143', '143'],
   ])('%s -> %s = %s', (content, subject, value, display) => {
     expect(detectClaim(content)).toMatchObject({ subject, value, display, negated: false });
   });
@@ -279,6 +293,27 @@ const PAIRS: [string, string, ClaimRelation][] = [
   ["The user's native language is Polish.", "The user's first language is Polish.", 'same'],
   ["The user's native language is Polish.", 'The user speaks German.', 'compatible'],
   ["The user's goal weight is 70 kg.", "The user's target weight is 65 kg.", 'contradiction'],
+  // a named relative: the same person however introduced, and different people never conflict
+  ["The user's friend Tom lives in Leeds.", 'Tom moved to York in May 2026.', 'contradiction'],
+  ["The user's friend Tom lives in Leeds.", "The user's friend Ana lives in York.", 'compatible'],
+  ["The user's friend Tom moved to the city.", "The user's friend Tom actually moved back to the suburbs, so the user visits less.", 'contradiction'],
+  ["The user's sister Mia lives in Oslo.", "The user's sister Mia lives in Oslo (as of 2 May 2026).", 'same'],
+  // a recurring day of an activity
+  ['The user has a pottery class on Tuesday.', 'The user has a pottery class on Thursday.', 'contradiction'],
+  ['The user has a pottery class on Tuesday.', "The user's pottery class is on Tuesdays.", 'same'],
+  ['The user has a pottery class on Tuesday.', 'The user takes violin lessons on Tuesdays.', 'compatible'],
+  ['The user takes violin lessons on Mondays and Thursdays.', 'The user takes violin lessons on Thursdays and Mondays.', 'same'],
+  ['The user takes violin lessons on Mondays and Thursdays.', 'The user now takes violin lessons on Fridays.', 'contradiction'],
+  ['The user goes to the gym on Tuesdays.', 'The user goes to the gym on Tuesdays and Saturdays.', 'contradiction'],
+  ['The user has soccer practice every Saturday morning.', 'The user has soccer practice every Sunday.', 'contradiction'],
+  // what is still needed for a goal
+  ['The user needs 40 points to unlock the next badge.', 'The user needs 25 points to unlock the next badge.', 'contradiction'],
+  ['The user needs 9 more credits to graduate.', 'The user needs nine more credits to graduate.', 'same'],
+  ['The user needs 9 more credits to graduate.', 'The user needs 40 points to unlock the next badge.', 'compatible'],
+  ['The user needs 40 points to unlock the next badge.', 'The user needs 60 points for a free coffee.', 'compatible'],
+  // where the user is in a book
+  ['The user is on page 143 of the novel.', 'The user is now on page 210.', 'contradiction'],
+  ['The user is on page 143.', 'The user is at page 143 of the novel.', 'same'],
   // the same fact in other words, different slots, and unrelated facts
   ['The user works at Acme.', 'The user lives in Lisbon.', 'compatible'],
   ['The user is 34 years old.', 'The user is married.', 'compatible'],
@@ -332,5 +367,6 @@ describe('clarificationQuestion', () => {
     expect(clarificationQuestion('favourite:drink', 'green tea', 'black coffee')).toBe('Is your favourite drink green tea or black coffee?');
     expect(clarificationQuestion('count:egg', '30 dozen', '20 dozen')).toBe('How many eggs do you have now: 30 dozen or 20 dozen?');
     expect(clarificationQuestion('schedule:work', 'night', 'day')).toBe('Which is correct now: night or day?');
+    expect(clarificationQuestion('schedule:potteri class', 'Tuesday', 'Thursday')).toBe('Which day is it now: Tuesday or Thursday?');
   });
 });

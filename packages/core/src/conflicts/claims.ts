@@ -60,6 +60,20 @@ const NUMBER_WORDS: Record<string, number> = {
 };
 const NUM = `(\\d[\\d,.]*|${Object.keys(NUMBER_WORDS).filter((w) => w.length > 2).join('|')})`;
 
+/** A day of the week, or two ("Thursdays", "Tuesday and Thursday"), with an optional part of the day. */
+const WEEKDAY = '((?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?(?:(?:,| and|,? or) (?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?)*)(?: (?:mornings?|afternoons?|evenings?|nights?))?';
+/** Something that recurs on a day of the week: "cocktail-making class", "piano lessons", "soccer practice". */
+const RECURRING = '(class|classes|lesson|lessons|practice|training|rehearsal|rehearsals|club|league games?|sessions?)';
+/** Places people live in that are not names: "moved back to the suburbs". */
+const PLACE_NOUN = '(?:the )?(suburbs|countryside|city|city centre|city center|coast|mountains|country|outskirts of [A-Z][\\p{L}]+|downtown)';
+
+/** A weekday value as compared: lower case, singular, in week order ("Thursdays and Tuesdays" → "tuesday thursday"). */
+function weekdays(v: string): string {
+  const order = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+  const days = [...v.toLowerCase().matchAll(/(mon|tues|wednes|thurs|fri|satur|sun)day/g)].map((d) => `${d[1]}day`);
+  return [...new Set(days)].sort((a, b) => order.indexOf(a.slice(0, 3)) - order.indexOf(b.slice(0, 3))).join(' ');
+}
+
 /** People a statement can be about besides the user ("The user's mother lives in Boston"). */
 const KIN =
   /^(mother|mom|mum|father|dad|parents|sister|brother|wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|son|daughter|kids?|children|friend|best friend|boss|manager|roommate|flatmate|grandmother|grandfather|grandma|grandpa|aunt|uncle|cousin|niece|nephew|colleague|coworker|co-worker|neighbou?r|dog|cat|baby|team|family)(?: ([A-Z][\p{L}'-]+))?\b/u;
@@ -169,7 +183,8 @@ function splitPerson(text: string): { person: string; predicate: string; possess
     const kin = own[1].match(KIN);
     if (kin && own[1].length > kin[0].length) {
       const after = own[1].slice(kin[0].length).replace(/^,? /, '');
-      const person = kin[1].toLowerCase().replace(/\s+/g, '_');
+      // "the user's friend Rachel" is Rachel (the same person as "Rachel moved …"), not every friend
+      const person = (kin[2] ?? kin[1]).toLowerCase().replace(/\s+/g, '_');
       if (/^and the user\b/.test(after)) return { person: '', predicate: after.replace(/^and the user /, ''), possessive: false };
       if (after.startsWith("'s ")) return { person, predicate: after.slice(3), possessive: true };
       return { person, predicate: after, possessive: false };
@@ -192,6 +207,9 @@ function possessiveClaim(predicate: string): Parsed | null {
     const slot = possessiveSlot(neg[1]);
     return slot ? { slot, value: neg[2], negated: true } : null;
   }
+  const recurring = m[1].match(new RegExp(`^(.+? ${RECURRING})(?: with [A-Z][\\p{L}]+)?$`, 'u'));
+  const day = m[2].match(new RegExp(`^(?:on |every )?${WEEKDAY}$`));
+  if (recurring && day) return { slot: `schedule:${keyOf(recurring[1])}`, value: weekdays(day[1]), display: day[1] };
   const slot = possessiveSlot(m[1]);
   if (!slot) return null;
   return { slot, value: m[2].replace(/ (?:now|these days|nowadays|again|currently|at the moment)$/, '') };
@@ -221,6 +239,10 @@ const RULES: ((p: string) => Parsed | null)[] = [
   // residence: "lives in Porto", "moved to Porto in April 2023", "is based in Berlin now"
   (p) => {
     const m = p.match(new RegExp(`^${VERB_FORMS} (?:back )?(?:in|to) ${NAME}(?:, [A-Z][\\p{L}]+)?${WHEN}$`, 'u'));
+    return m ? { slot: 'residence', value: m[1] } : null;
+  },
+  (p) => {
+    const m = p.match(new RegExp(`^${VERB_FORMS} (?:back )?(?:in|to) ${PLACE_NOUN}${WHEN}$`, 'u'));
     return m ? { slot: 'residence', value: m[1] } : null;
   },
   (p) => {
@@ -328,7 +350,27 @@ const RULES: ((p: string) => Parsed | null)[] = [
     const wake = p.match(/^(?:wakes up|gets up|wake up|get up|is up) (?:at |around |by )(.+?)(?: (?:every|each|on) .+)?$/);
     if (wake) return { slot: 'schedule:wake', value: wake[1] };
     const bed = p.match(/^(?:goes to (?:bed|sleep)|go to (?:bed|sleep)|sleeps) (?:at |around |by )(.+?)(?: (?:every|each|on) .+)?$/);
-    return bed ? { slot: 'schedule:bed', value: bed[1] } : null;
+    if (bed) return { slot: 'schedule:bed', value: bed[1] };
+    // "has a cocktail-making class on Thursday", "takes piano lessons on Tuesdays and Fridays", "has soccer practice every Monday"
+    const day = p.match(
+      new RegExp(`^(?:has|have|takes|take|attends|attend|goes to|go to|is taking|teaches|teach)(?: (?:a|an|the|their|the user's|weekly|regular))* ([\\w' -]*?${RECURRING})(?: (?:with|at) [A-Z][\\p{L}' ]+?)? (?:on|every) ${WEEKDAY}$`, 'u'),
+    );
+    if (day && keyOf(day[1])) return { slot: `schedule:${keyOf(day[1])}`, value: weekdays(day[3]), display: day[3] };
+    const goes = p.match(new RegExp(`^(?:goes|go) to (?:the )?([a-z][\\w -]*?) (?:on|every) ${WEEKDAY}$`));
+    return goes && keyOf(goes[1]) ? { slot: `schedule:${keyOf(goes[1])}`, value: weekdays(goes[2]), display: goes[2] } : null;
+  },
+  // what is still needed: "needs 120 stars to reach the gold level", "needs 12 more credits to graduate"
+  (p) => {
+    const m = p.match(new RegExp(`^(?:needs|need|requires|require|has to (?:earn|get|collect|save|complete)) (?:about |around |at least |only |another )?${NUM}( more| additional| extra)? ([\\p{L}][\\p{L}' -]*?) (?:to|for|before|in order to) (.+)$`, 'iu'));
+    const head = m ? keyOf(m[3]).split(' ').pop() : undefined;
+    // keyed by the unit and the goal's first word: "stars to reach …" and "points to unlock …" are two needs
+    const goal = m ? keyOf(m[4]).split(' ')[0] : undefined;
+    return m && head && goal ? { slot: `need:${head} ${goal}`, value: normaliseValue(m[1]), display: m[1] } : null;
+  },
+  // where the user is in a book: "is on page 220 of Dune"
+  (p) => {
+    const m = p.match(/^(?:is|are|got|has got|has gotten|made it) (?:now |currently )?(?:up )?(?:on|at|to) page (\d+)(?: of (.+))?$/);
+    return m ? { slot: 'progress:page', value: m[1] } : null;
   },
   // likes and languages (multi-valued: the key names the thing)
   (p) => {
@@ -383,11 +425,15 @@ function matchRules(p: string): Parsed | null {
   return null;
 }
 
+/** Where a statement's first clause ends: ", so …", ", but …", ", which …", " - …", "; …". */
+const CLAUSE_BREAK = /,? (?:so|but|which|because|since|while|although|though|where|and the user|and now)\b|, | [-–—] |; /;
+
 export function detectClaim(content: string): Claim | null {
-  // Rules match the statement without its final period, without the asides an extractor appends, and with a
-  // leading time phrase moved out of the way.
+  // Rules match the statement without its final period, without the asides an extractor appends and markdown
+  // emphasis, and with a leading time phrase moved out of the way.
   const text = content
     .trim()
+    .replace(/\*\*|__/g, '')
     .replace(/\.$/, '')
     .replace(ASIDE, '')
     .replace(/\.$/, '')
@@ -397,7 +443,11 @@ export function detectClaim(content: string): Claim | null {
     .replace(CORRECTED_TAIL, '');
   const who = splitPerson(text);
   if (!who) return null;
-  const parsed = who.possessive ? possessiveClaim(who.predicate) : parsePredicate(who.predicate);
+  const parse = (predicate: string) => (who.possessive ? possessiveClaim(predicate) : parsePredicate(predicate));
+  // An extractor's statement may run on past the claim ("moved back to the suburbs, so the user …"): the
+  // first clause alone is tried when the whole does not parse.
+  const clause = who.predicate.split(CLAUSE_BREAK)[0];
+  const parsed = parse(who.predicate) ?? (clause !== who.predicate ? parse(clause) : null);
   if (!parsed) return null;
   const display = (parsed.display ?? parsed.value).trim().replace(/[.,;:!?]+$/, '');
   const value = parsed.value === 'yes' ? 'yes' : normaliseValue(parsed.value);
@@ -426,7 +476,9 @@ export function sameClaimValue(a: string, b: string): boolean {
  */
 export function relateClaims(existing: Pick<Claim, 'subject' | 'value' | 'negated'>, incoming: Pick<Claim, 'subject' | 'value' | 'negated'>): ClaimRelation {
   if (existing.subject !== incoming.subject) return 'compatible';
-  if (sameClaimValue(existing.value, incoming.value)) return existing.negated === incoming.negated ? 'same' : 'contradiction';
+  // a set of days is one value: "Tuesday" and "Tuesday Saturday" differ (the prefix rule is for names)
+  const same = existing.subject.includes('schedule:') ? existing.value === incoming.value : sameClaimValue(existing.value, incoming.value);
+  if (same) return existing.negated === incoming.negated ? 'same' : 'contradiction';
   if (existing.negated || incoming.negated) return 'compatible';
   return isMultiValued(existing.subject) ? 'compatible' : 'contradiction';
 }
@@ -452,6 +504,8 @@ export function clarificationQuestion(subject: string, a: string, b: string): st
   if (slot) return `Is your ${slot[1]} ${slot[2]} ${a} or ${b}?`;
   const count = subject.match(/^count:(.+)$/);
   if (count) return `How many ${count[1]}s do you have now: ${a} or ${b}?`;
+  const day = subject.match(/^(?:[^/]+\/)?schedule:.+$/) && /(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b/i.test(`${a} ${b}`);
+  if (day) return `Which day is it now: ${a} or ${b}?`;
   return `Which is correct now: ${a} or ${b}?`;
 }
 
@@ -519,7 +573,9 @@ export function slotWords(claim: Pick<Claim, 'subject'> | null): string {
       preferred: `preferred prefers ${thing}`,
       count: `many number ${thing}`,
       level: `level ${thing}`,
-      schedule: `schedule ${thing}`,
+      schedule: `schedule day ${thing}`,
+      need: `need needs many ${thing}`,
+      progress: `page read reading`,
       habit: 'habit',
       likes: 'likes',
       speaks: 'speaks language',

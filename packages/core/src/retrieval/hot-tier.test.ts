@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HotTier, type PassageRow } from './hot-tier';
+import { rankLayers } from './score';
 
 const passage = (over: Partial<PassageRow> & Pick<PassageRow, 'message_index' | 'role' | 'content'>): PassageRow => ({
   id: `${over.source_event_id ?? 'e1'}-${over.message_index}-${over.part ?? 0}`,
@@ -56,5 +57,23 @@ describe('HotTier: the prompt of each assistant passage', () => {
   it('quotes a long prompt shortened and cites only the reply', () => {
     expect(set.prompts[6]).toMatchObject({ messageIndex: 3, whole: false });
     expect(set.passageIndex?.memories[6].messages).toEqual([4]);
+  });
+});
+
+describe('HotTier: history passages', () => {
+  it('indexes a superseded claim\'s words with the passage of its message, ranked below what is current', () => {
+    const now = Date.parse('2026-06-01T00:00:00Z');
+    const content = 'Could you suggest glazes for stoneware bowls? I go every week and my teacher likes earthy colours.';
+    const set = new HotTier().build('u1', 1, [], null, [
+      passage({ message_index: 0, role: 'user', content, superseded: true, history_terms: 'potteri class tuesdai schedul' }),
+      passage({ message_index: 1, role: 'user', content, source_event_id: 'e2' }),
+    ]);
+    const terms = (i: number) => set.passageIndex!.memories[i].terms.split(' ');
+    expect(terms(0)).toEqual(expect.arrayContaining(['glaze', 'potteri', 'tuesdai']));
+    expect(terms(1)).not.toContain('potteri');
+    // found by the words that found the memory, with history's lower importance
+    const ranked = rankLayers({ memories: set.index, passages: set.passageIndex }, 'which day is the pottery class', {}, 10, now);
+    expect(ranked.map((r) => r.index)).toEqual([0]);
+    expect(set.passageIndex!.memories[0].importance).toBe(-1);
   });
 });

@@ -8,6 +8,7 @@ import { LRUCache } from 'lru-cache';
 import type { MemoryWithSourceRow, SourceEventColumns } from '../memories/serialize';
 import { OFFLINE_VECTOR_MODEL } from './analysis';
 import { type CandidateIndex, PASSAGE_CATEGORY, type PrecomputedAnalysis, buildIndex } from './score';
+import { analyze } from './text';
 import { wordVectors } from './word-vectors';
 import { type PassagePrompt, promptOf } from '../evidence/passages';
 
@@ -43,6 +44,11 @@ export interface PassageRow extends SourceEventColumns {
   vector_model: string | null;
   /** A claim taken from this message was superseded by a newer one: still evidence, ranked below what is current. */
   superseded?: boolean;
+  /**
+   * The stems of the superseded memories taken from this message: indexed with the passage, so the history is
+   * found by the words it was found by as a memory ("cocktail-making class on Thursday").
+   */
+  history_terms?: string;
 }
 
 export interface HotUserSet {
@@ -156,7 +162,10 @@ export class HotTier {
             })),
             passages.map((p) => p.content),
             vectors,
-            passages.map(storedAnalysis),
+            passages.map((p) => {
+              const stored = storedAnalysis(p);
+              return p.history_terms ? { ...stored, terms: `${stored.terms ?? analyze(p.content).join(' ')} ${p.history_terms}` } : stored;
+            }),
           );
     const set: HotUserSet = {
       version,

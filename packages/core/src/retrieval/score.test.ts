@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PASSAGE_CATEGORY, buildIndex, rankCandidates, rankLayers, timelineNow, valuesOf } from './score';
+import { PASSAGE_CATEGORY, answerPattern, buildIndex, rankCandidates, rankLayers, timelineNow, valuesOf } from './score';
 import { type WordVectors, wordVectors } from './word-vectors';
 import { analyze } from './text';
 
@@ -292,5 +292,31 @@ describe('recency on the user timeline', () => {
     expect(timelineNow(NOW, idx)).toBe(NOW - 3 * day);
     expect(timelineNow(NOW, buildIndex([said('c', -5)], ['c'], null))).toBe(NOW);
     expect(timelineNow(NOW, buildIndex([], [], null), null)).toBe(NOW);
+  });
+});
+
+describe('the kind of value a question asks for', () => {
+  const has = (query: string, text: string) => answerPattern(query)?.test(analyze(text).join(' ')) ?? null;
+
+  it('reads the kind from the question and finds it in an item', () => {
+    expect(has('How many plants are on my balcony?', 'The user has eleven plants on the balcony.')).toBe(true);
+    expect(has('How many plants are on my balcony?', 'The user has 11 plants.')).toBe(true);
+    expect(has('How many plants are on my balcony?', 'The user waters the balcony plants.')).toBe(false);
+    expect(has('how much did the sofa cost?', 'The sofa cost $1,200.')).toBe(true);
+    expect(has('Which day is my choir rehearsal?', 'The user has choir rehearsal on Wednesdays.')).toBe(true);
+    expect(has('What day of the week do I swim?', 'The user swims at the lido.')).toBe(false);
+    expect(has('When did Priya start pottery?', 'Priya started pottery in March 2024.')).toBe(true);
+    expect(has('When did Priya start pottery?', 'Priya started pottery.')).toBe(false);
+    expect(has('What year did I graduate?', 'The user graduated in 2019.')).toBe(true);
+    // other questions ask for no kind of value
+    expect(answerPattern('Where does the user live?')).toBeNull();
+    expect(answerPattern("What's the user's job?")).toBeNull();
+  });
+
+  it('ranks the item that states the value above one that only talks about the thing', () => {
+    const idx = index([{ content: 'The user counts the birds in the park.' }, { content: 'The user has counted 32 birds in the park so far.' }]);
+    // without the kind (a question that asks for none) the shorter item's words weigh more
+    expect(rankCandidates(idx, 'birds counted in the park', {}, 10, NOW)[0].index).toBe(0);
+    expect(rankCandidates(idx, 'How many birds have I counted in the park?', {}, 10, NOW)[0].index).toBe(1);
   });
 });

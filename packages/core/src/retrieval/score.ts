@@ -9,12 +9,14 @@
  * semantic: cosine (clamped at 0) between sentence vectors: the configured embeddings model's when the
  *   item and the query both have one, else the offline vectors stored with the item;
  * importance: the memory's current importance (lifecycle-adjusted, docs/lifecycle.md); passages have none
- *   (0; -1 × 0.15 when a newer claim superseded one taken from the message, so what is current ranks first),
+ *   (0; -1 × 0.05 when a newer claim superseded one taken from the message, so what is current ranks first),
  *   and the bias puts a passage that matches as well as a memory level with a memory of middling importance;
  * recency: halves every 90 days, counted on the user's own timeline: from when the item was said (its source
  *   event's observed_at) to the newest thing the user said, so a history imported today keeps its order and a
  *   user silent for a year keeps recency's weight; entity: the share of the entities named in the query that the memory is
- *   linked to (compositional pass); feedback: 0.05 × tanh(feedback_score), from retrieval feedback.
+ *   linked to (compositional pass); feedback: 0.05 × tanh(feedback_score), from retrieval feedback;
+ *   answer kind (both layers): + 0.03 when the question asks for a number, a weekday or a point in time
+ *   (`answerPattern`) and the item holds one.
  *
  * Relevance floor: an item is a candidate only when it shares a stem with the query, is linked to an entity
  * the query names, or its semantic similarity reaches RELEVANCE_FLOOR. Importance and recency order what
@@ -52,8 +54,8 @@ export const PASSAGE_WEIGHTS: LayerWeights = {
   lexicalWeight: 0.5,
   semanticWeight: 0.25,
   // a passage's importance is 0, or -1 when a claim taken from its message was superseded: it then ranks below
-  // the current value that replaced it (docs/evidence-layer.md)
-  importanceWeight: 0.15,
+  // the current value that replaced it, but still near it as dated history (docs/evidence-layer.md)
+  importanceWeight: 0.05,
   recencyWeight: 0.05,
   entityWeight: 0.05,
   feedbackWeight: 0,
@@ -67,7 +69,34 @@ export const RANKING = {
   k1: 1.2,
   b: 0.75,
   recencyHalfLifeDays: 90,
+  /** Added to an item that holds the kind of value the question asks for (`answerPattern`). */
+  answerKindWeight: 0.03,
 } as const;
+
+const stemsOf = (words: string) => [...new Set(analyze(words))].join('|');
+const NUMBER_STEMS = stemsOf('one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred thousand million dozen half');
+const WEEKDAY_STEMS = stemsOf('monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays weekend');
+const MONTH_STEMS = stemsOf('january february march april may june july august september october november december yesterday ago');
+/** Stems that hold a value of each kind: a number, a day of the week, a point in time. */
+const ANSWER_KINDS = {
+  number: new RegExp(`(?:^| )(?:\\d|(?:${NUMBER_STEMS})(?: |$))`),
+  weekday: new RegExp(`(?:^| )(?:${WEEKDAY_STEMS})(?: |$)`),
+  time: new RegExp(`(?:^| )(?:(?:19|20)\\d\\d|(?:${MONTH_STEMS}|${WEEKDAY_STEMS})(?: |$))`),
+} as const;
+
+/**
+ * The kind of value a question asks for, as a pattern over an item's stems: "how many / how much …" a
+ * number, "what day (of the week) …" a day, "when … / what date / what year / how long ago …" a point in
+ * time. Of two items about the same thing, the one that states the value ranks first ("The user has
+ * seen 32 species" before "The user keeps track of the species"); other questions get null.
+ */
+export function answerPattern(query: string): RegExp | null {
+  const q = query.toLowerCase();
+  if (/\bhow (?:many|much)\b/.test(q)) return ANSWER_KINDS.number;
+  if (/\b(?:what|which) days?\b/.test(q)) return ANSWER_KINDS.weekday;
+  if (/^\W*when\b|\b(?:what|which) (?:date|year|month)\b|\bhow long ago\b/.test(q)) return ANSWER_KINDS.time;
+  return null;
+}
 
 /**
  * The least semantic similarity that makes an item match a query it shares no stem or entity with: for the
@@ -489,13 +518,15 @@ export function rankLayers(
 /** What scoring needs of the query besides its terms: whether it is general, and its offline vector. */
 interface PreparedQuery {
   general: boolean;
+  /** The kind of value the question asks for ("how many" → a number), matched against each candidate's stems. */
+  answer: RegExp | null;
   /** The word vectors that made `vector`; an index built with others embeds the query itself. */
   vectors: WordVectors | null;
   vector: Float32Array | null;
 }
 
 function prepareQuery(idx: CandidateIndex, query: string): PreparedQuery {
-  return { general: isGeneralQuery(query), vectors: idx.vectors, vector: idx.vectors?.embed(query) ?? null };
+  return { general: isGeneralQuery(query), answer: answerPattern(query), vectors: idx.vectors, vector: idx.vectors?.embed(query) ?? null };
 }
 
 function scoreCandidates(
@@ -562,11 +593,16 @@ function scoreCandidates(
   }
   const categories = filters.categories?.length ? new Set(filters.categories) : null;
   const filtered = categories !== null || Boolean(filters.agentId) || filters.createdAfter !== undefined;
+  const answer = prepared.answer;
+  const answerBonus = answer ? RANKING.answerKindWeight : 0;
   // the best `limit`, kept in a list sorted best first (limit is small: at most 2 × 50 + 5)
   const top: Ranked[] = [];
   for (let i = 0; i < n; i++) {
     if (!matched[i]) continue;
-    const r = relevance[i];
+    let r = relevance[i];
+    if (top.length === limit && !better(idx, r + answerBonus, i, top[limit - 1])) continue;
+    // an item holding the kind of value asked for (read only for items that could make the list)
+    if (answer && answer.test(idx.text.slice(idx.offsets[i], idx.offsets[i + 1] - 1))) r += answerBonus;
     if (top.length === limit && !better(idx, r, i, top[limit - 1])) continue;
     if (filtered) {
       const m = idx.memories[i];
