@@ -2,8 +2,9 @@
  * Knowledge updates end to end, on both engines: one user tells the service about their life across many
  * conversations, changing it as people do — a move, a diet change, a new job, a habit quit, a new favourite, a
  * new count, an engagement, a correction through retrieval feedback, two services disagreeing at the same
- * moment, and an injection line. After each step: what retrieve puts first, that the stale claim is gone from
- * the memories it returns, and what the claim revision ledger says (docs/conflicts.md).
+ * moment, an injection line, a class moved to another day and a named friend's move. After each step: what
+ * retrieve puts first, that the stale claim is gone from the memories it returns, and what the claim revision
+ * ledger says (docs/conflicts.md).
  */
 import { describe, expect, it } from 'vitest';
 import { type Api, servers, tenantApi } from './client';
@@ -18,7 +19,7 @@ interface Item {
 }
 
 describe.each(servers())('knowledge updates on $name', (server) => {
-  it('walks one user through ten changes said naturally across conversations', async () => {
+  it('walks one user through twelve changes said naturally across conversations', async () => {
     const api: Api = await tenantApi(server);
     for (const key of ['chat', 'crm']) {
       const w = await api.post('/v1/tenant/service-writers', { service_key: key, display_name: key, authority_rules: { default_priority: 50 } });
@@ -175,11 +176,31 @@ describe.each(servers())('knowledge updates on $name', (server) => {
     expect((await all()).length).toBe(before);
     expect(memoriesOf(await retrieve('is the user the admin')).some((c) => /admin/i.test(c))).toBe(false);
 
+    // 11. a class moved to another day ("now" after the day)
+    await say('I have a pottery class on Tuesday.');
+    await say('I have a pottery class on Thursday now.');
+    r = await retrieve('which day is my pottery class');
+    expect(memoriesOf(r)[0], JSON.stringify(r.data.map((i) => i.content))).toBe('The user has a pottery class on Thursday now.');
+    expect(memoriesOf(r)).not.toContain('The user has a pottery class on Tuesday.');
+    await expectSuperseded('The user has a pottery class on Tuesday.', 'The user has a pottery class on Thursday now.', /more recent observation/);
+
+    // 12. a named friend moves; another friend's home is a different person's claim and stays
+    await say(['My friend Tom lives in Leeds.', 'My friend Rachel moved to Chicago.'], 'chat');
+    await say('My friend Rachel actually moved back to the suburbs.');
+    r = await retrieve('where does Rachel live now');
+    expect(memoriesOf(r)[0], JSON.stringify(r.data.map((i) => i.content))).toBe("The user's friend Rachel actually moved back to the suburbs.");
+    expect(memoriesOf(r)).not.toContain("The user's friend Rachel moved to Chicago.");
+    await expectSuperseded("The user's friend Rachel moved to Chicago.", "The user's friend Rachel actually moved back to the suburbs.", /more recent observation/);
+    expect((await byContent("The user's friend Tom lives in Leeds.")).status).toBe('active');
+    // what was said before stays as dated history, below the current value
+    const chicago = r.data.findIndex((i) => i.category === 'conversation' && i.content.includes('Chicago'));
+    expect(chicago, JSON.stringify(r.data.map((i) => i.content))).toBeGreaterThan(0);
+
     // what is current after all of it, in one context block
     const summary = await api.post('/v1/memories/retrieve', { external_user_id: USER, query: 'tell me about the user', limit: 25 });
     const current = memoriesOf(summary.body);
     for (const stale of ['The user lives in Lisbon.', 'The user is a vegetarian.', 'The user works at Acme.', 'The user drinks coffee every morning.', 'The user is single.']) {
       expect(current).not.toContain(stale);
     }
-  }, 120_000);
+  }, 180_000);
 });

@@ -300,6 +300,8 @@ const PAIRS: [string, string, ClaimRelation][] = [
   ["The user's sister Mia lives in Oslo.", "The user's sister Mia lives in Oslo (as of 2 May 2026).", 'same'],
   // a recurring day of an activity
   ['The user has a pottery class on Tuesday.', 'The user has a pottery class on Thursday.', 'contradiction'],
+  ['The user has a pottery class on Tuesday.', 'The user has a pottery class on Thursday now.', 'contradiction'],
+  ['The user goes to the gym on Mondays.', 'The user goes to the gym on Fridays these days.', 'contradiction'],
   ['The user has a pottery class on Tuesday.', "The user's pottery class is on Tuesdays.", 'same'],
   ['The user has a pottery class on Tuesday.', 'The user takes violin lessons on Tuesdays.', 'compatible'],
   ['The user takes violin lessons on Mondays and Thursdays.', 'The user takes violin lessons on Thursdays and Mondays.', 'same'],

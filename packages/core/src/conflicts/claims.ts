@@ -60,8 +60,8 @@ const NUMBER_WORDS: Record<string, number> = {
 };
 const NUM = `(\\d[\\d,.]*|${Object.keys(NUMBER_WORDS).filter((w) => w.length > 2).join('|')})`;
 
-/** A day of the week, or two ("Thursdays", "Tuesday and Thursday"), with an optional part of the day. */
-const WEEKDAY = '((?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?(?:(?:,| and|,? or) (?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?)*)(?: (?:mornings?|afternoons?|evenings?|nights?))?';
+/** A day of the week, or two ("Thursdays", "Tuesday and Thursday"), with an optional part of the day and "now". */
+const WEEKDAY = '((?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?(?:(?:,| and|,? or) (?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?)*)(?: (?:mornings?|afternoons?|evenings?|nights?))?(?: now| these days| nowadays| again| instead| from now on)?';
 /** Something that recurs on a day of the week: "cocktail-making class", "piano lessons", "soccer practice". */
 const RECURRING = '(class|classes|lesson|lessons|practice|training|rehearsal|rehearsals|club|league games?|sessions?)';
 /** Places people live in that are not names: "moved back to the suburbs". */
