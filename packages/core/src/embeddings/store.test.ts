@@ -47,7 +47,7 @@ async function setUp(count: number) {
 }
 
 const stored = async (db: ReturnType<typeof database>['db'], userId: string) =>
-  db.select({ id: memories.id, embedding: memories.embedding, model: memories.embeddingModel }).from(memories).where(eq(memories.userId, userId));
+  db.select({ id: memories.id, content: memories.content, embedding: memories.embedding, model: memories.embeddingModel }).from(memories).where(eq(memories.userId, userId));
 const version = async (db: ReturnType<typeof database>['db'], userId: string) =>
   (await db.select({ v: endUsers.memoryVersion }).from(endUsers).where(eq(endUsers.id, userId)))[0].v;
 
@@ -59,7 +59,7 @@ describe('healMissingEmbeddings', () => {
     await db.update(memories).set({ embedding: [9, 9], embeddingModel: 'test-model' }).where(eq(memories.id, ids[0]));
     await db.update(memories).set({ embedding: [7, 7], embeddingModel: 'old-model' }).where(eq(memories.id, ids[1]));
     const before = await version(db, userId);
-    const rows = (await stored(db, userId)).map((m) => ({ id: m.id, embedding: m.embedding, embedding_model: m.model }));
+    const rows = (await stored(db, userId)).map((m) => ({ id: m.id, content: m.content, embedding: m.embedding, embedding_model: m.model }));
     expect(await healMissingEmbeddings(db, provider, { tenantId, userId }, rows)).toBe(2);
     expect(state.embedded).toBe(2);
     const after = await stored(db, userId);
@@ -71,14 +71,14 @@ describe('healMissingEmbeddings', () => {
   it('does nothing when every loaded memory has a vector of the model', async () => {
     const { db, tenantId, userId } = await setUp(1);
     const { provider } = model();
-    const rows = (await stored(db, userId)).map((m) => ({ id: m.id, embedding: [1, 1], embedding_model: 'test-model' }));
+    const rows = (await stored(db, userId)).map((m) => ({ id: m.id, content: m.content, embedding: [1, 1], embedding_model: 'test-model' }));
     expect(healMissingEmbeddings(db, provider, { tenantId, userId }, rows)).toBeNull();
   });
 
   it('survives a failing model and heals on a later load', async () => {
     const { db, tenantId, userId } = await setUp(2);
     const { provider, state } = model();
-    const rows = async () => (await stored(db, userId)).map((m) => ({ id: m.id, embedding: m.embedding, embedding_model: m.model }));
+    const rows = async () => (await stored(db, userId)).map((m) => ({ id: m.id, content: m.content, embedding: m.embedding, embedding_model: m.model }));
     state.down = true;
     expect(await healMissingEmbeddings(db, provider, { tenantId, userId }, await rows())).toBe(0);
     expect((await stored(db, userId)).every((m) => m.embedding === null)).toBe(true);
@@ -90,7 +90,7 @@ describe('healMissingEmbeddings', () => {
   it('runs one heal per user at a time', async () => {
     const { db, tenantId, userId } = await setUp(1);
     const { provider } = model();
-    const rows = (await stored(db, userId)).map((m) => ({ id: m.id, embedding: null, embedding_model: null }));
+    const rows = (await stored(db, userId)).map((m) => ({ id: m.id, content: m.content, embedding: null, embedding_model: null }));
     const first = healMissingEmbeddings(db, provider, { tenantId, userId }, rows);
     expect(healMissingEmbeddings(db, provider, { tenantId, userId }, rows)).toBeNull();
     expect(await first).toBe(1);

@@ -6,7 +6,7 @@
  * endpoint was down, the encoder timed out under load) or one embedded by another model (the model was
  * changed) gets its vector when its user's memories are next loaded for retrieval (`healMissingEmbeddings`).
  */
-import { type Db, and, eq, inArray, isNull, memories, ne, or } from '@memory/db';
+import { type Db, and, eq, isNull, memories } from '@memory/db';
 import type { Logger } from '../logger';
 import { bumpMemoryVersion } from '../users';
 import type { EmbeddingsProvider } from './types';
@@ -27,39 +27,25 @@ const healing = new Set<string>();
 /**
  * Gives the user's active memories that lack a vector of `provider`'s model one, in the background (the
  * caller does not wait; one heal per user at a time in this process). `rows` are the memories retrieval
- * loaded; nothing is read when none of them lacks a vector. Returns the heal's promise, for tests.
+ * loaded, with their text: nothing is read again. Returns the heal's promise, for tests.
  */
 export function healMissingEmbeddings(
   db: Db,
   provider: EmbeddingsProvider,
   user: { tenantId: string; userId: string },
-  rows: readonly { id: string; embedding?: unknown; embedding_model?: string | null }[],
+  rows: readonly { id: string; content: string; embedding?: unknown; embedding_model?: string | null }[],
   log?: Logger,
 ): Promise<number> | null {
-  const missing = rows.filter((r) => r.embedding == null || r.embedding_model !== provider.name).map((r) => r.id);
+  const missing = rows.filter((r) => r.embedding == null || r.embedding_model !== provider.name);
   if (missing.length === 0 || healing.has(user.userId)) return null;
   healing.add(user.userId);
-  const run = (async () => {
-    const pending = await db
-      .select({ id: memories.id, userId: memories.userId, content: memories.content })
-      .from(memories)
-      .where(
-        and(
-          eq(memories.tenantId, user.tenantId),
-          eq(memories.userId, user.userId),
-          eq(memories.status, 'active'),
-          inArray(memories.id, missing.slice(0, HEAL_BATCH)),
-          or(isNull(memories.embedding), isNull(memories.embeddingModel), ne(memories.embeddingModel, provider.name)),
-        ),
-      );
-    return storeEmbeddings(db, provider, pending, log, { healed: true });
-  })()
+  const pending = missing.slice(0, HEAL_BATCH).map((r) => ({ id: r.id, userId: user.userId, content: r.content }));
+  return storeEmbeddings(db, provider, pending, log, { healed: true })
     .catch((err: unknown) => {
       log?.warn({ provider: provider.name, err_name: (err as Error).name }, 'healing missing memory vectors failed');
       return 0;
     })
     .finally(() => healing.delete(user.userId));
-  return run;
 }
 
 async function storeEmbeddings(
