@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PASSAGE_CATEGORY, answerPattern, buildIndex, rankCandidates, rankLayers, timelineNow, valuesOf } from './score';
+import { type LayeredRanked, PASSAGE_CATEGORY, RANKING, answerPattern, buildIndex, orderUpdates, rankCandidates, rankLayers, timelineNow, valuesOf } from './score';
 import { type WordVectors, wordVectors } from './word-vectors';
 import { analyze } from './text';
 
@@ -318,5 +318,72 @@ describe('the kind of value a question asks for', () => {
     // without the kind (a question that asks for none) the shorter item's words weigh more
     expect(rankCandidates(idx, 'birds counted in the park', {}, 10, NOW)[0].index).toBe(0);
     expect(rankCandidates(idx, 'How many birds have I counted in the park?', {}, 10, NOW)[0].index).toBe(1);
+  });
+});
+
+describe('orderUpdates: for a question about the current state, the later of two statements first', () => {
+  // said on four days, each in its own conversation unless `events` says otherwise
+  const said = [NOW - 90 * day, NOW - 30 * day, NOW - 20 * day, NOW - 10 * day];
+  function layers(contents: string[], events: string[] = contents.map((_, i) => `e${i}`)) {
+    return {
+      memories: buildIndex(
+        contents.map((_, i) => ({ id: `m${i}`, category: 'fact', importance: 0.5, agentId: null, createdAt: NOW, observedAt: said[i], sourceEventId: events[i], messages: [0] })),
+        contents,
+        null,
+      ),
+      passages: null,
+    };
+  }
+  const ranked = (...relevances: number[]): LayeredRanked[] => relevances.map((relevance, index) => ({ layer: 'memory', index, relevance }));
+  const order = (r: LayeredRanked[]) => r.map((x) => x.index);
+
+  const bikes = layers(['The user owns three bikes.', 'The user is reading a novel.', 'The user will have four bikes on this trip after buying a hybrid.']);
+
+  it('moves a later statement sharing the question’s words above an earlier one a little more relevant', () => {
+    const r = orderUpdates(ranked(0.83, 0.82, 0.78), bikes, 'How many bikes do I currently own?');
+    expect(order(r)).toEqual([2, 0, 1]);
+    // membership stays; the item moved up takes the score of the one it overtook, so the list stays ordered
+    expect(r.map((x) => x.relevance)).toEqual([0.83, 0.83, 0.82]);
+    for (const q of ['How many bikes do I own now?', 'What is the latest number of bikes I own?', 'Do I still own three bikes?']) {
+      expect(order(orderUpdates(ranked(0.83, 0.82, 0.78), bikes, q))).toEqual([2, 0, 1]);
+    }
+  });
+
+  it('keeps the order for a question that does not ask for the current state', () => {
+    for (const q of ['How many bikes do I own?', 'How many bikes did I own before the trip?', 'What bikes did I buy?']) {
+      expect(order(orderUpdates(ranked(0.83, 0.82, 0.78), bikes, q))).toEqual([0, 1, 2]);
+    }
+  });
+
+  it('keeps the order beyond the margin, within one conversation, and when the later item shares none of the question’s words', () => {
+    const gap = RANKING.updateMargin + 0.01;
+    expect(order(orderUpdates(ranked(0.9, 0.9 - gap / 2, 0.9 - gap), bikes, 'How many bikes do I currently own?'))).toEqual([0, 1, 2]);
+    const sameEvent = layers(['The user owns three bikes.', 'x', 'The user owns four bikes.'], ['e1', 'e2', 'e1']);
+    expect(order(orderUpdates(ranked(0.83, 0.82, 0.81), sameEvent, 'How many bikes do I currently own?'))).toEqual([0, 1, 2]);
+    const otherTopic = layers(['The user owns three bikes.', 'x', 'The user bought a new helmet.']);
+    expect(order(orderUpdates(ranked(0.83, 0.82, 0.81), otherTopic, 'How many bikes do I currently own?'))).toEqual([0, 1, 2]);
+  });
+
+  it('needs half of the question’s words the earlier item matches', () => {
+    const record = layers(['The user has been doing well in the volleyball league.', 'x', 'The volleyball team has a 5-2 record.', 'The user joined a chess league.']);
+    // volleyball + league matched by the earlier item; the later shares volleyball (one of two): enough
+    expect(order(orderUpdates(ranked(0.8, 0.76, 0.72), record, 'What is my current record in the volleyball league?'))).toEqual([2, 0, 1]);
+    const three = layers(['The user plays in the recreational volleyball league on Mondays.', 'x', 'The volleyball team won.']);
+    // recreational + volleyball + league: one of three shared is not enough
+    expect(order(orderUpdates(ranked(0.8, 0.76, 0.72), three, 'What is my current record in the recreational volleyball league?'))).toEqual([0, 1, 2]);
+  });
+
+  it('puts the last of a chain of updates first; each item moves once', () => {
+    const counts = layers([
+      'The user owns three bikes.',
+      'The user owns four bikes now that a hybrid bike was bought.',
+      'The user owns five bikes after buying a gravel bike.',
+      'The user owns six bikes.',
+    ]);
+    const r = orderUpdates(ranked(0.8, 0.79, 0.78, 0.77), counts, 'How many bikes do I currently own?');
+    expect(order(r)).toEqual([3, 2, 1, 0]);
+    // the chain stops at the margin, counted from the score an item took
+    const far = RANKING.updateMargin * 0.6;
+    expect(order(orderUpdates(ranked(0.8, 0.8 - far, 0.8 - 2 * far, 0.8 - 3 * far), counts, 'How many bikes do I currently own?'))).toEqual([1, 0, 3, 2]);
   });
 });
