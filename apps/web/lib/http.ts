@@ -22,6 +22,7 @@ import {
   constantTimeEqual,
   describeError,
   toProblem,
+  unstorableTextErrors,
 } from '@memory/core';
 import type { z } from 'zod';
 import { type Runtime, getRuntime } from './runtime';
@@ -41,7 +42,11 @@ export function route<P = Record<string, never>>(handler: Handler<P>) {
     let rt: Runtime | null = null;
     try {
       rt = await getRuntime();
-      const res = await handler({ req, rt, requestId, params: await segment.params });
+      const params = await segment.params;
+      // path ids are text too (docs/api-choices.md, "Text that cannot be stored")
+      const bad = unstorableTextErrors(params ?? {});
+      if (bad.length) throw Errors.validation(bad);
+      const res = await handler({ req, rt, requestId, params });
       res.headers.set('X-Request-Id', requestId);
       return res;
     } catch (err) {
@@ -49,6 +54,8 @@ export function route<P = Record<string, never>>(handler: Handler<P>) {
       if (unexpected) {
         // Name, SQLSTATE and message only: never request bodies, keys or memory content.
         rt?.log.error({ request_id: requestId, ...describeError(err) }, 'unhandled error');
+      } else if (problem.body.code === 'database_unavailable') {
+        rt?.log.warn({ request_id: requestId, ...describeError(err) }, 'database unavailable');
       }
       return Response.json(problem.body, { status: problem.status, headers: { ...problem.headers, 'X-Request-Id': requestId } });
     }
@@ -110,21 +117,52 @@ export async function readJson<S extends z.ZodType>(
 ): Promise<z.output<S>> {
   const type = req.headers.get('content-type');
   if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) throw Errors.unsupportedMediaType();
-  const declared = Number(req.headers.get('content-length') ?? 0);
-  if (declared > LIMITS.bodyBytes) throw Errors.payloadTooLarge(LIMITS.bodyBytes);
-  const text = await req.text();
-  if (Buffer.byteLength(text) > LIMITS.bodyBytes) throw Errors.payloadTooLarge(LIMITS.bodyBytes);
+  const text = await readBodyText(req);
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
     throw Errors.invalidJson();
   }
+  const bad = unstorableTextErrors(raw);
+  if (bad.length) throw Errors.validation(bad);
   return validate(schema, raw, opts.classify);
+}
+
+/** The request body as UTF-8 text, read by `readBodyBytes`. */
+export async function readBodyText(req: Request, limit: number = LIMITS.bodyBytes): Promise<string> {
+  return (await readBodyBytes(req, limit)).toString('utf8');
+}
+
+/**
+ * The request body, read as it streams in and cut at `limit` bytes: a declared Content-Length over the limit
+ * is refused before reading, and a chunked body with none is refused with 413 as soon as it passes the limit
+ * (the rest is never read), so no request holds more than `limit` bytes of memory.
+ */
+export async function readBodyBytes(req: Request, limit: number = LIMITS.bodyBytes): Promise<Buffer> {
+  const declared = req.headers.get('content-length');
+  if (declared !== null && Number(declared) > limit) throw Errors.payloadTooLarge(limit);
+  if (!req.body) return Buffer.alloc(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw Errors.payloadTooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
 }
 
 export function readQuery<S extends z.ZodType>(req: Request, schema: S): z.output<S> {
   const params = Object.fromEntries(new URL(req.url).searchParams.entries());
+  const bad = unstorableTextErrors(params);
+  if (bad.length) throw Errors.validation(bad);
   return validate(schema, params);
 }
 

@@ -594,6 +594,21 @@ function buildPaths() {
     '/v1/health': {
       get: { operationId: 'health', summary: 'Liveness', security: [], responses: { '200': { description: '`{"status":"ok"}`' } } },
     },
+    '/v1/health/ready': {
+      get: {
+        operationId: 'healthReady',
+        summary: 'Readiness: the database, the job runner and the extraction backlog',
+        description: 'See docs/operations.md. Not authenticated; reveals no tenant data.',
+        security: [],
+        responses: {
+          '200': {
+            description:
+              '`{ status: "ready", database: { status, engine, latency_ms }, jobs: { mode, runner, backlog: { depth, oldest_wait_seconds, processing_status, processing_eta_seconds } } }`',
+          },
+          '503': problem('`database_unavailable`: the database did not answer within 2 s; `database` and `jobs` as above (`backlog: null`).'),
+        },
+      },
+    },
     ...universalPaths(),
   };
 }
@@ -878,7 +893,7 @@ function webhookPaths() {
         description:
           'Deliveries follow Standard Webhooks: headers `webhook-id`, `webhook-timestamp`, `webhook-signature` ' +
           '(`v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the `whsec_` secret). Verify with `verifyWebhook` from `@memory/sdk`. ' +
-          'Without MEMORY_WEBHOOKS_ALLOW_PRIVATE the URL must be https:// and must not point to a private, loopback or link-local address. ' +
+          'Without MEMORY_WEBHOOKS_ALLOW_PRIVATE the URL must be https:// on an allowed port (MEMORY_WEBHOOKS_ALLOWED_PORTS, default 443) and must not point to a private, loopback or link-local address, also through what its host name resolves to (checked at registration and at each delivery). ' +
           `Event types: ${catalogue}`,
         requestBody: { required: true, content: { 'application/json': { schema: schema(createWebhookEndpointRequest, 'input') } } },
         responses: {

@@ -3,7 +3,7 @@
  * cookie), one error model (domain ApiErrors become TRPCErrors with the same HTTP status and `code`), the
  * same-origin check on every call, and the session + CSRF checks on every procedure but sign-in.
  */
-import { type ApiError, type Logger, type WebhookSettings, constantTimeEqual, isApiError } from '@memory/core';
+import { type ApiError, Errors, type Logger, type WebhookSettings, constantTimeEqual, isApiError, isDatabaseUnavailable, unstorableTextErrors } from '@memory/core';
 import type { Mailer } from '@memory/core/console/mailer';
 import { type AdminSession, resolveAdminSession } from '@memory/core/console/sessions';
 import { clientIp, isSameOrigin, readSessionCookie } from '@memory/core/console/rules';
@@ -106,6 +106,7 @@ const mapErrors = t.middleware(async ({ next }) => {
   if (!result.ok) {
     const api = apiErrorOf(result.error);
     if (api) throw toTRPCError(api);
+    if (isDatabaseUnavailable(result.error.cause)) throw toTRPCError(Errors.databaseUnavailable());
   }
   return result;
 });
@@ -122,7 +123,14 @@ const sameOrigin = t.middleware(({ ctx, next }) => {
   return next();
 });
 
-export const publicProcedure = t.procedure.use(mapErrors).use(sameOrigin);
+/** Text PostgreSQL cannot store is refused as in the REST API (422, the field named; docs/api-choices.md). */
+const storableInput = t.middleware(async ({ getRawInput, next }) => {
+  const bad = unstorableTextErrors(await getRawInput());
+  if (bad.length) throw toTRPCError(Errors.validation(bad));
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(mapErrors).use(sameOrigin).use(storableInput);
 
 /**
  * A signed-in admin; mutations also need `x-csrf-token` equal to the session's token (from `auth.me`).

@@ -27,6 +27,10 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Seconds to wait for a PostgreSQL connection before a request answers 503 `database_unavailable`. */
+  DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(5),
+  /** PostgreSQL statement_timeout of every connection (ms, 0 = none): a statement running longer is cancelled. */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   MEMORY_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   MEMORY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `embedded` runs jobs in process from the job table; `inngest` sends events to an Inngest server. */
@@ -97,6 +101,12 @@ const envSchema = z.object({
   MEMORY_BACKLOG_SAMPLE_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
   /** Webhooks (docs/webhooks.md): deliver to private, loopback and link-local addresses too (tests, local setups). */
   MEMORY_WEBHOOKS_ALLOW_PRIVATE: bool.default(false),
+  /** Ports a public webhook URL may use (comma-separated); any port with MEMORY_WEBHOOKS_ALLOW_PRIVATE. */
+  MEMORY_WEBHOOKS_ALLOWED_PORTS: z
+    .string()
+    .regex(/^\s*\d{1,5}\s*(,\s*\d{1,5}\s*)*$/, 'must be a comma-separated list of ports')
+    .refine((v) => v.split(',').every((p) => Number(p) >= 1 && Number(p) <= 65535), 'ports are 1 to 65535')
+    .default('443'),
   /** The key webhook signing secrets are encrypted with at rest (AES-256-GCM, key = SHA-256 of this value). */
   MEMORY_WEBHOOK_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Seconds to wait after each failed attempt; its length + 1 is the number of attempts. */
@@ -111,7 +121,9 @@ const envSchema = z.object({
 
 export interface AppConfig {
   port: number;
-  database: { kind: 'postgres'; url: string; poolSize: number } | { kind: 'pglite'; dataDir: string };
+  database:
+    | { kind: 'postgres'; url: string; poolSize: number; connectTimeoutSeconds: number; statementTimeoutMs: number }
+    | { kind: 'pglite'; dataDir: string };
   adminToken: string | null;
   logLevel: z.infer<typeof envSchema>['MEMORY_LOG_LEVEL'];
   jobs: {
@@ -151,6 +163,8 @@ export interface AppConfig {
 
 export interface WebhookSettings {
   allowPrivate: boolean;
+  /** Ports a webhook URL may use when private destinations are not allowed (MEMORY_WEBHOOKS_ALLOWED_PORTS). */
+  allowedPorts: number[];
   /** The at-rest key material; the documented development default when MEMORY_WEBHOOK_SECRET_KEY is unset. */
   secretKey: string;
   secretKeyIsDefault: boolean;
@@ -194,7 +208,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     port: e.PORT,
     database: e.DATABASE_URL
-      ? { kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE }
+      ? {
+          kind: 'postgres',
+          url: e.DATABASE_URL,
+          poolSize: e.DATABASE_POOL_SIZE,
+          connectTimeoutSeconds: e.DATABASE_CONNECT_TIMEOUT_SECONDS,
+          statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+        }
       : { kind: 'pglite', dataDir: path.resolve(baseDir, e.MEMORY_DATA_DIR) },
     adminToken: e.MEMORY_ADMIN_TOKEN ?? null,
     logLevel: e.MEMORY_LOG_LEVEL,
@@ -266,6 +286,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     webhooks: {
       allowPrivate: e.MEMORY_WEBHOOKS_ALLOW_PRIVATE,
+      allowedPorts: e.MEMORY_WEBHOOKS_ALLOWED_PORTS.split(',').map((p) => Number(p.trim())),
       secretKey: e.MEMORY_WEBHOOK_SECRET_KEY ?? DEV_WEBHOOK_SECRET_KEY,
       secretKeyIsDefault: !e.MEMORY_WEBHOOK_SECRET_KEY,
       retryScheduleSeconds: e.MEMORY_WEBHOOK_RETRY_SCHEDULE.split(',').map(Number),

@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'idempotency_key_in_progress'
   | 'rate_limited'
   | 'service_unavailable'
+  | 'database_unavailable'
   | 'internal_error'
   | 'PROV_403'
   | 'PROV_404'
@@ -52,6 +53,7 @@ const TITLES: Record<ErrorCode, string> = {
   idempotency_key_in_progress: 'A request with this Idempotency-Key is still in progress',
   rate_limited: 'Too many requests',
   service_unavailable: 'Service unavailable',
+  database_unavailable: 'Database unavailable',
   internal_error: 'Internal server error',
   PROV_403: 'API key does not match the service writer',
   PROV_404: 'Service writer not found',
@@ -131,6 +133,12 @@ export const Errors = {
       fields: { error: 'write_not_permitted' },
     }),
   serviceUnavailable: (detail: string) => new ApiError(503, 'service_unavailable', detail),
+  /** The database cannot be reached or did not answer in time (docs/operations.md). */
+  databaseUnavailable: (fields?: Record<string, unknown>) =>
+    new ApiError(503, 'database_unavailable', 'The database is unavailable. Retry after the seconds in Retry-After (adds with the same Idempotency-Key are never applied twice).', {
+      headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+      fields,
+    }),
   internal: () => new ApiError(500, 'internal_error', 'An unexpected error occurred. It has been logged with the request id.'),
 };
 
@@ -152,10 +160,47 @@ export interface Problem {
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
-/** Renders any thrown value. The second result says whether it was unexpected (to be logged as a bug). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** Node socket errors and postgres.js connection errors that mean the server could not be reached or went away. */
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+]);
+
+/**
+ * Whether an error (or one of its causes: Drizzle wraps the driver's) says the database is unavailable rather
+ * than that the request was wrong: a connection that failed or closed, SQLSTATE class 08 (connection
+ * exception), 57P01–57P03 (shutdown, crash, cannot connect now), 53300 (too many connections) and 57014 (the
+ * statement timeout cancelled the query).
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code !== 'string') continue;
+    if (CONNECTION_ERROR_CODES.has(code) || code.startsWith('08') || ['57P01', '57P02', '57P03', '53300', '57014'].includes(code)) return true;
+  }
+  return false;
+}
+
+/**
+ * Renders any thrown value. The second result says whether it was unexpected (to be logged as a bug); an
+ * unavailable database is not a bug (503 `database_unavailable`, logged by the caller as a warning).
+ */
 export function toProblem(err: unknown, requestId: string, instance?: string): { problem: Problem; unexpected: boolean } {
-  const unexpected = !isApiError(err);
-  const e = isApiError(err) ? err : Errors.internal();
+  const databaseDown = !isApiError(err) && isDatabaseUnavailable(err);
+  const unexpected = !isApiError(err) && !databaseDown;
+  const e = isApiError(err) ? err : databaseDown ? Errors.databaseUnavailable() : Errors.internal();
   return {
     unexpected,
     problem: {

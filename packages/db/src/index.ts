@@ -23,7 +23,7 @@ export { acquireDataDirLock, releaseDataDirLock, readDataDirLock, DataDirLockedE
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export type DatabaseConfig =
-  | { kind: 'postgres'; url: string; poolSize?: number }
+  | { kind: 'postgres'; url: string; poolSize?: number; connectTimeoutSeconds?: number; statementTimeoutMs?: number }
   | { kind: 'pglite'; dataDir: string | null };
 
 export interface Database {
@@ -38,6 +38,9 @@ export function createDatabase(config: DatabaseConfig): Database {
   if (config.kind === 'postgres') {
     const client = postgres(config.url, {
       max: config.poolSize ?? 10,
+      // a database that is down answers requests with 503 within this bound instead of holding them (docs/operations.md)
+      connect_timeout: config.connectTimeoutSeconds ?? 5,
+      connection: { statement_timeout: config.statementTimeoutMs ?? 30_000 },
       onnotice: () => {},
       // Keep Date objects for timestamptz; bigint as number for counters.
       types: { bigint: postgres.BigInt },

@@ -40,6 +40,11 @@ export class EmbeddedRunner {
     this.sources = opts.sources ?? ALL_JOB_SOURCES;
   }
 
+  /** Whether the poll loop runs (readiness, GET /v1/health/ready). */
+  get isRunning(): boolean {
+    return this.running;
+  }
+
   start(): void {
     if (this.running) return;
     this.running = true;

@@ -131,7 +131,9 @@ describe('the embedded dispatcher', () => {
   it('refuses at connect time an address that became private when the operator does not allow it', async () => {
     const { tenantId, endpoint } = await tenantWithEndpoint('/never', ['quota.mode_changed'], `${receiverUrl.replace('127.0.0.1', 'localhost')}/never`);
     await recordWebhookEvent(database.db, tenantId, 'quota.mode_changed', { to: 'FULL' });
-    const dispatcher = new WebhookDispatcher({ db: database.db, settings: settings({ allowPrivate: false }) }, { pollMs: 20 });
+    // the receiver's port is allowed, so what refuses the delivery is the address the name resolves to
+    const allowedPorts = [Number(new URL(receiverUrl).port)];
+    const dispatcher = new WebhookDispatcher({ db: database.db, settings: settings({ allowPrivate: false, allowedPorts }) }, { pollMs: 20 });
     // other tests' deliveries share the database: drain attempts them too
     expect(await dispatcher.drain()).toBeGreaterThanOrEqual(1);
     expect(await deliveriesOf(endpoint.id)).toMatchObject([{ status: 'pending', attempts: 1, last_status_code: null, last_error: 'refused: private address' }]);

@@ -3,10 +3,11 @@
  * tenant could make the service call its own database, a cloud metadata endpoint (169.254.169.254) or anything
  * else on the operator's private network (SSRF). Private, loopback, link-local, shared, multicast and reserved
  * addresses are refused unless the operator sets MEMORY_WEBHOOKS_ALLOW_PRIVATE=true. The check runs at
- * registration (literal addresses, localhost names) and again on the address each delivery actually connects to
- * (address.ts's `guardedLookup`, used by send.ts), so a DNS name that later resolves somewhere private is refused.
+ * registration (literal addresses, local names, rooted names like "localhost.", the addresses a DNS name resolves
+ * to, the port) and again on the address each delivery actually connects to (`guardedLookup`, used by send.ts),
+ * so a DNS name that later resolves somewhere private is refused.
  */
-import { lookup as dnsLookup } from 'node:dns';
+import { lookup as dnsLookup, promises as dnsPromises } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 
 const blocked = new BlockList();
@@ -61,11 +62,16 @@ export function isPrivateAddress(address: string): boolean {
 
 const LOCAL_NAMES = /(^|\.)(localhost|local|internal|localdomain|home\.arpa)$/i;
 
+/** A URL's host as DNS and the address checks see it: brackets and the trailing dots of a rooted name removed. */
+export const webhookHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
+
 /**
  * Why a URL cannot be registered, or null. Without MEMORY_WEBHOOKS_ALLOW_PRIVATE only https:// is accepted
- * (the body carries your tenant's event data), and literal private addresses and local names are refused.
+ * (the body carries your tenant's event data) on a port of `allowedPorts` (default 443), and literal private
+ * addresses and local names are refused, also written as rooted names ("localhost."). `webhookUrlProblemResolved`
+ * adds the DNS check.
  */
-export function webhookUrlProblem(raw: string, allowPrivate: boolean): string | null {
+export function webhookUrlProblem(raw: string, allowPrivate: boolean, allowedPorts: readonly number[] = [443]): string | null {
   let url: URL;
   try {
     url = new URL(raw);
@@ -77,10 +83,46 @@ export function webhookUrlProblem(raw: string, allowPrivate: boolean): string | 
   if (url.hash) return 'must not contain a #fragment';
   if (allowPrivate) return null;
   if (url.protocol !== 'https:') return 'must be an https:// URL';
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const port = url.port ? Number(url.port) : 443;
+  if (!allowedPorts.includes(port)) return `must use port ${allowedPorts.join(' or ')} (MEMORY_WEBHOOKS_ALLOWED_PORTS)`;
+  const host = webhookHost(url);
   if (isIP(host) ? isPrivateAddress(host) : LOCAL_NAMES.test(host) || !host.includes('.')) {
     return 'must not point to a private, loopback or link-local address';
   }
+  return null;
+}
+
+export type AddressLookup = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+const systemLookup: AddressLookup = (hostname) => dnsPromises.lookup(hostname, { all: true, verbatim: true });
+
+/** DNS answers that mean the name does not exist (as opposed to a resolver that could not answer now). */
+const NO_SUCH_NAME = new Set(['ENOTFOUND', 'ENODATA', 'EAI_NONAME', 'EAI_NODATA']);
+
+/**
+ * `webhookUrlProblem`, then, for a public destination named by DNS, the addresses the name resolves to now:
+ * a name that resolves to a private, loopback or link-local address (or to nothing) cannot be registered.
+ * Deliveries check again at connect time (`guardedLookup`), since a name can be changed after registration.
+ * A resolver failure other than "no such name" is thrown (the caller answers 503: try again).
+ */
+export async function webhookUrlProblemResolved(
+  raw: string,
+  settings: { allowPrivate: boolean; allowedPorts: readonly number[] },
+  lookup: AddressLookup = systemLookup,
+): Promise<string | null> {
+  const problem = webhookUrlProblem(raw, settings.allowPrivate, settings.allowedPorts);
+  if (problem || settings.allowPrivate) return problem;
+  const host = webhookHost(new URL(raw));
+  if (isIP(host)) return null;
+  let addresses: { address: string }[];
+  try {
+    addresses = await lookup(host);
+  } catch (err) {
+    if (NO_SUCH_NAME.has((err as NodeJS.ErrnoException).code ?? '')) return `has a host name that does not resolve (${host})`;
+    throw new WebhookAddressError(`${host} could not be resolved now`);
+  }
+  if (addresses.length === 0) return `has a host name that does not resolve (${host})`;
+  if (addresses.some((a) => isPrivateAddress(a.address))) return 'must not point to a private, loopback or link-local address (its host name resolves to one)';
   return null;
 }
 

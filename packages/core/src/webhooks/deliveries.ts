@@ -208,7 +208,7 @@ export async function attemptWebhookDelivery(db: Db, deliveryId: string, setting
   if (d.previous_live && d.previous_secret_ciphertext) secrets.push(decryptSecret(d.previous_secret_ciphertext, settings.secretKey));
   const body = JSON.stringify(d.payload);
   const headers = webhookHeaders(secrets, webhookMessageId(d.event_id), Math.floor(Date.now() / 1000), body);
-  const sent = await sendWebhook(d.url, headers, body, { timeoutMs: settings.timeoutMs, allowPrivate: settings.allowPrivate });
+  const sent = await sendWebhook(d.url, headers, body, { timeoutMs: settings.timeoutMs, allowPrivate: settings.allowPrivate, allowedPorts: settings.allowedPorts });
   const attempt = { at: new Date().toISOString(), status_code: sent.statusCode, error: sent.error, duration_ms: sent.durationMs };
   const ok = sent.statusCode !== null && sent.statusCode >= 200 && sent.statusCode < 300;
   const error = ok ? null : (sent.error ?? `HTTP ${sent.statusCode}`);

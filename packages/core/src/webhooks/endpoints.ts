@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type { WebhookSettings } from '../config';
 import { Errors } from '../errors';
 import type { WebhookEndpointView, createWebhookEndpointRequest, updateWebhookEndpointRequest } from '../schemas/webhooks';
-import { webhookUrlProblem } from './address';
+import { WebhookAddressError, webhookUrlProblemResolved } from './address';
 import { encryptSecret } from './secret-store';
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -34,8 +34,14 @@ export function toEndpointView(e: EndpointRow): WebhookEndpointView {
   };
 }
 
-function checkUrl(url: string, settings: WebhookSettings): void {
-  const problem = webhookUrlProblem(url, settings.allowPrivate);
+async function checkUrl(url: string, settings: WebhookSettings): Promise<void> {
+  let problem: string | null;
+  try {
+    problem = await webhookUrlProblemResolved(url, settings);
+  } catch (err) {
+    if (err instanceof WebhookAddressError) throw Errors.serviceUnavailable(`The webhook URL's host name could not be resolved now; try again. (${err.message})`);
+    throw err;
+  }
   if (problem) throw Errors.validation([{ path: 'url', message: problem }]);
 }
 
@@ -50,7 +56,7 @@ export async function createWebhookEndpoint(
   body: z.output<typeof createWebhookEndpointRequest>,
   settings: WebhookSettings,
 ): Promise<WebhookEndpointView & { secret: string }> {
-  checkUrl(body.url, settings);
+  await checkUrl(body.url, settings);
   const [{ n }] = (await db.select({ n: sql<number>`count(*)::int` }).from(webhookEndpoints).where(eq(webhookEndpoints.tenantId, tenantId))) as {
     n: number;
   }[];
@@ -98,7 +104,7 @@ export async function updateWebhookEndpoint(
   body: z.output<typeof updateWebhookEndpointRequest>,
   settings: WebhookSettings,
 ): Promise<WebhookEndpointView> {
-  if (body.url !== undefined) checkUrl(body.url, settings);
+  if (body.url !== undefined) await checkUrl(body.url, settings);
   await requireEndpoint(db, tenantId, endpointId);
   const state =
     body.enabled === undefined

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { guardedLookup, isPrivateAddress } from './address';
+import { guardedLookup, isPrivateAddress, webhookHost } from './address';
 
 export interface SendResult {
   statusCode: number | null;
@@ -21,7 +21,7 @@ export function sendWebhook(
   url: string,
   headers: Record<string, string>,
   body: string,
-  opts: { timeoutMs: number; allowPrivate: boolean },
+  opts: { timeoutMs: number; allowPrivate: boolean; allowedPorts?: readonly number[] },
 ): Promise<SendResult> {
   const started = Date.now();
   const done = (statusCode: number | null, error: string | null): SendResult => ({ statusCode, error, durationMs: Date.now() - started });
@@ -31,8 +31,10 @@ export function sendWebhook(
   } catch {
     return Promise.resolve(done(null, 'invalid URL'));
   }
-  const host = target.hostname.replace(/^\[|\]$/g, '');
+  const host = webhookHost(target);
   if (!opts.allowPrivate && isIP(host) && isPrivateAddress(host)) return Promise.resolve(done(null, 'refused: private address'));
+  const port = target.port ? Number(target.port) : target.protocol === 'https:' ? 443 : 80;
+  if (!opts.allowPrivate && !(opts.allowedPorts ?? [443]).includes(port)) return Promise.resolve(done(null, 'refused: port not allowed'));
   const client = target.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     let settled = false;

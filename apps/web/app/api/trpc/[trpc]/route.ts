@@ -1,15 +1,30 @@
 /** The console's tRPC endpoint (fetch adapter). Session, CSRF and tenant scoping live in @memory/api. */
 import { apiErrorOf, appRouter, createContext } from '@memory/api';
-import { describeError } from '@memory/core';
+import { randomUUID } from 'node:crypto';
+import { describeError, isApiError, toProblem } from '@memory/core';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { consoleDeps } from '@/lib/console';
+import { readBodyBytes } from '@/lib/http';
 import { getRuntime } from '@/lib/runtime';
 
 export const dynamic = 'force-dynamic';
 
-async function handler(req: Request): Promise<Response> {
+async function handler(incoming: Request): Promise<Response> {
   const rt = await getRuntime();
   const deps = consoleDeps(rt);
+  let req = incoming;
+  if (incoming.method === 'POST') {
+    // the body limit of the REST API, enforced while the body streams in (readBodyBytes)
+    let body: Buffer;
+    try {
+      body = await readBodyBytes(incoming);
+    } catch (err) {
+      if (!isApiError(err)) throw err;
+      const { problem } = toProblem(err, randomUUID(), new URL(incoming.url).pathname);
+      return Response.json(problem.body, { status: problem.status, headers: problem.headers });
+    }
+    req = new Request(incoming.url, { method: 'POST', headers: incoming.headers, body: new Uint8Array(body) });
+  }
   return fetchRequestHandler({
     endpoint: '/api/trpc',
     req,

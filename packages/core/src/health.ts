@@ -1,0 +1,61 @@
+/**
+ * Readiness (GET /v1/health/ready, docs/operations.md): whether this process can serve requests now — the
+ * database answers, and what the job runner and the extraction backlog look like. `GET /v1/health` stays a
+ * liveness probe that touches nothing.
+ */
+import { type Db, sql } from '@memory/db';
+import { type BacklogHealth, sampleBacklog, estimateBacklog } from './quota/backlog';
+
+export interface Readiness {
+  status: 'ready' | 'not_ready';
+  database: { status: 'ok' | 'unavailable'; engine: 'postgres' | 'pglite'; latency_ms: number | null };
+  jobs: {
+    mode: 'embedded' | 'inngest';
+    /** `running`: this process's embedded runner polls; `off`: MEMORY_EMBEDDED_WORKER=off; `inngest`: Inngest runs jobs. */
+    runner: 'running' | 'off' | 'inngest';
+    /** null when the database is unavailable. */
+    backlog: (BacklogHealth & { depth: number; oldest_wait_seconds: number }) | null;
+  };
+}
+
+/** How long the database check waits before it calls the database unavailable. */
+export const READINESS_TIMEOUT_MS = 2_000;
+
+export async function checkReadiness(deps: {
+  db: Db;
+  engine: 'postgres' | 'pglite';
+  jobMode: 'embedded' | 'inngest';
+  runnerRunning: boolean;
+  backlog: { thresholdSeconds: number; rateWindowSeconds: number };
+  timeoutMs?: number;
+  now?: Date;
+}): Promise<Readiness> {
+  const runner = deps.jobMode === 'inngest' ? 'inngest' : deps.runnerRunning ? 'running' : 'off';
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('readiness check timed out')), deps.timeoutMs ?? READINESS_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([deps.db.execute(sql`SELECT 1`), timeout]);
+    const latency = Math.round(performance.now() - started);
+    const sample = await Promise.race([sampleBacklog(deps.db, deps.backlog.rateWindowSeconds, deps.now ?? new Date()), timeout]);
+    return {
+      status: 'ready',
+      database: { status: 'ok', engine: deps.engine, latency_ms: latency },
+      jobs: {
+        mode: deps.jobMode,
+        runner,
+        backlog: { depth: sample.depth, oldest_wait_seconds: sample.oldestWaitSeconds, ...estimateBacklog(sample, deps.backlog.thresholdSeconds) },
+      },
+    };
+  } catch {
+    return {
+      status: 'not_ready',
+      database: { status: 'unavailable', engine: deps.engine, latency_ms: null },
+      jobs: { mode: deps.jobMode, runner, backlog: null },
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}
