@@ -1,4 +1,4 @@
-import { BuiltinExtractor, type ExtractionProvider, claimNextJob, getJobView } from '@memory/core';
+import { BuiltinExtractor, type ExtractionProvider, claimNextJob, extendLease, getJobView, recordFailure } from '@memory/core';
 import { type Database, and, eq, extractionJobs, memories, claimRevisions, reviews, sql } from '@memory/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExtraction } from './extraction';
@@ -44,6 +44,28 @@ describe('embedded runner', () => {
     const view = await getJobView(database.db, auth.tenantId, jobId);
     expect(view).toMatchObject({ status: 'completed', memories_created: 2, attempts: 2 });
     expect(await memoryCount(jobId)).toBe(2);
+  });
+
+  it('lets only the worker holding the lease extend it or record a failure: a stalled worker cannot undo the new owner', async () => {
+    const { jobId } = await queueConversation(database, 'I have a dog named Rex.');
+    const a = await claimNextJob(database.db, { workerId: 'worker-a', leaseSeconds: 30, jobId });
+    expect(a?.id).toBe(jobId);
+    expect(await extendLease(database.db, jobId, 30, 'extraction_jobs', 'worker-a')).toBe(true);
+    // worker A stalls past its lease; worker B takes the job over
+    await database.db.update(extractionJobs).set({ leaseUntil: sql`now() - interval '1 second'` }).where(eq(extractionJobs.id, jobId));
+    const b = await claimNextJob(database.db, { workerId: 'worker-b', leaseSeconds: 30, jobId });
+    expect(b?.id).toBe(jobId);
+    expect(await extendLease(database.db, jobId, 30, 'extraction_jobs', 'worker-a')).toBe(false);
+    const late = await recordFailure(database.db, a!, new Error('timeout'), { backoffBaseMs: 10, lockedBy: 'worker-a' });
+    expect(late).toEqual({ status: 'lease_lost', runAfter: null });
+    const [row] = await database.db.select().from(extractionJobs).where(eq(extractionJobs.id, jobId));
+    expect(row).toMatchObject({ status: 'running', lockedBy: 'worker-b', attempts: 2, error: null });
+    // the owner still can
+    expect(await extendLease(database.db, jobId, 30, 'extraction_jobs', 'worker-b')).toBe(true);
+    // (a permanent failure, so no retry of this job is left for the other tests' drains)
+    const owned = await recordFailure(database.db, b!, new Error('bad input'), { backoffBaseMs: 10, permanent: true, lockedBy: 'worker-b' });
+    expect(owned.status).toBe('failed');
+    expect(await extendLease(database.db, jobId, 30, 'extraction_jobs', 'worker-b')).toBe(false);
   });
 
   it('creates memories once when the same job runs twice', async () => {

@@ -128,10 +128,18 @@ export class EmbeddedRunner {
   private async execute(source: JobSource, job: ClaimedJob): Promise<void> {
     const { db } = this.deps;
     const rows = sourceRows(source);
-    const heartbeat = setInterval(
-      () => void rows.extendLease(db, job.id, this.opts.leaseSeconds).catch(() => {}),
-      (this.opts.leaseSeconds * 1000) / 3,
-    );
+    let leaseLost = false;
+    const heartbeat = setInterval(() => {
+      void rows
+        .extendLease(db, job.id, this.opts.leaseSeconds, this.workerId)
+        .then((held) => {
+          if (!held && !leaseLost) {
+            leaseLost = true;
+            this.log?.warn({ job_id: job.id, ...job.logFields, attempt: job.attempts }, 'job lease lost: another worker took the job over');
+          }
+        })
+        .catch(() => {});
+    }, (this.opts.leaseSeconds * 1000) / 3);
     const started = Date.now();
     try {
       const body = source.body(job);
@@ -148,6 +156,7 @@ export class EmbeddedRunner {
       const outcome = await rows.recordFailure(db, job, err, {
         backoffBaseMs: this.opts.backoffBaseMs,
         permanent: err instanceof PermanentJobError,
+        lockedBy: this.workerId,
       });
       this.log?.warn(
         { job_id: job.id, ...job.logFields, attempt: job.attempts, next: outcome.status, ...describeError(err) },

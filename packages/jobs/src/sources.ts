@@ -31,9 +31,13 @@ export interface JobSource {
 /** The row writes of a source's table (jobs/repository.ts). */
 export const sourceRows = (source: JobSource) => ({
   saveStep: (db: Db, jobId: string, stepId: string, value: unknown) => saveStepResult(db, jobId, stepId, value, source.table),
-  extendLease: (db: Db, jobId: string, leaseSeconds: number) => extendLease(db, jobId, leaseSeconds, source.table),
-  recordFailure: (db: Db, job: ClaimedJob, err: unknown, opts: { backoffBaseMs: number; permanent?: boolean }): Promise<FailureOutcome> =>
-    recordFailure(db, job, err, { ...opts, table: source.table }),
+  extendLease: (db: Db, jobId: string, leaseSeconds: number, lockedBy: string) => extendLease(db, jobId, leaseSeconds, source.table, lockedBy),
+  recordFailure: (
+    db: Db,
+    job: ClaimedJob,
+    err: unknown,
+    opts: { backoffBaseMs: number; permanent?: boolean; lockedBy: string },
+  ): Promise<FailureOutcome> => recordFailure(db, job, err, { ...opts, table: source.table }),
 });
 
 /** The function body for each `kind` of `extraction_jobs` (the same bodies Inngest runs). */

@@ -145,9 +145,25 @@ export async function saveStepResult(db: Db, jobId: string, stepId: string, valu
   );
 }
 
-/** Keeps a running job's lease while its worker is alive (the embedded runner's heartbeat). */
-export async function extendLease(db: Db, jobId: string, leaseSeconds: number, table: JobTable = 'extraction_jobs'): Promise<void> {
-  await db.execute(sql`UPDATE ${sql.identifier(table)} SET lease_until = now() + make_interval(secs => ${leaseSeconds}) WHERE id = ${jobId}`);
+/**
+ * Keeps a running job's lease while its worker is alive (the embedded runner's heartbeat). With `lockedBy`, only
+ * while that worker still holds the job: false when the lease was lost (it expired and another worker claimed
+ * the job, or the job ended), so a stalled worker cannot extend a lease that is no longer its own.
+ */
+export async function extendLease(
+  db: Db,
+  jobId: string,
+  leaseSeconds: number,
+  table: JobTable = 'extraction_jobs',
+  lockedBy?: string,
+): Promise<boolean> {
+  const owner = lockedBy === undefined ? sql`` : sql`AND status = 'running' AND locked_by = ${lockedBy}`;
+  const extended = await rows<{ id: string }>(
+    db,
+    sql`UPDATE ${sql.identifier(table)} SET lease_until = now() + make_interval(secs => ${leaseSeconds})
+        WHERE id = ${jobId} ${owner} RETURNING id`,
+  );
+  return extended.length > 0;
 }
 
 /** Exponential backoff with full jitter: base * 2^(attempt-1), capped at 10 minutes. */
@@ -163,7 +179,8 @@ export function summariseError(err: unknown): string {
 }
 
 export interface FailureOutcome {
-  status: 'queued' | 'dead' | 'failed';
+  /** `lease_lost`: the job was no longer this worker's (`lockedBy`); nothing was recorded. */
+  status: 'queued' | 'dead' | 'failed' | 'lease_lost';
   runAfter: Date | null;
 }
 
@@ -175,7 +192,7 @@ export async function recordFailure(
   db: Db,
   job: { id: string; attempts: number; maxAttempts: number },
   err: unknown,
-  opts: { backoffBaseMs: number; permanent?: boolean; table?: JobTable },
+  opts: { backoffBaseMs: number; permanent?: boolean; table?: JobTable; lockedBy?: string },
 ): Promise<FailureOutcome> {
   const summary = summariseError(err);
   const exhausted = job.attempts >= job.maxAttempts;
@@ -188,7 +205,9 @@ export async function recordFailure(
         ? `gave up after ${job.attempts} attempts; last error: ${summary}`
         : `cannot be processed: ${summary}`;
   const table = opts.table ?? 'extraction_jobs';
-  await endJobWithEvent(
+  // a worker whose lease expired while it ran must not overwrite the attempt of the worker that took over
+  const owner = opts.lockedBy === undefined ? sql`` : sql`AND locked_by = ${opts.lockedBy}`;
+  const recorded = await endJobWithEvent(
     db,
     table,
     sql`UPDATE ${sql.identifier(table)} SET
@@ -196,8 +215,9 @@ export async function recordFailure(
           run_after = coalesce(${runAfter?.toISOString() ?? null}::timestamptz, run_after),
           lease_until = NULL, locked_by = NULL, updated_at = now(),
           finished_at = ${status === 'queued' ? sql`NULL` : sql`now()`}
-        WHERE id = ${job.id} AND status = 'running'`,
+        WHERE id = ${job.id} AND status = 'running' ${owner}`,
   );
+  if (!recorded && opts.lockedBy !== undefined) return { status: 'lease_lost', runAfter: null };
   return { status, runAfter };
 }
 
@@ -217,13 +237,13 @@ export async function markDead(db: Db, jobId: string, err: unknown, table: JobTa
 /**
  * Runs a job row update and, when it ended a tenant job for good (failed or dead), records the `job.failed`
  * webhook event in the same transaction. Universal jobs belong to passport users, not tenants: no event.
+ * Whether a row was updated.
  */
-async function endJobWithEvent(db: Db, table: JobTable, update: SQL): Promise<void> {
+async function endJobWithEvent(db: Db, table: JobTable, update: SQL): Promise<boolean> {
   if (table !== 'extraction_jobs') {
-    await db.execute(update);
-    return;
+    return (await rows<{ id: string }>(db, sql`${update} RETURNING id`)).length > 0;
   }
-  await db.transaction(async (txRaw) => {
+  return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
     const [ended] = await rows<{
       id: string;
@@ -235,11 +255,13 @@ async function endJobWithEvent(db: Db, table: JobTable, update: SQL): Promise<vo
       status: string;
       error_summary: string | null;
     }>(tx, sql`${update} RETURNING id, tenant_id, user_id, kind, source_event_id, attempts, status, error_summary`);
-    if (!ended || (ended.status !== 'failed' && ended.status !== 'dead')) return;
+    if (!ended) return false;
+    if (ended.status !== 'failed' && ended.status !== 'dead') return true;
     const job = { id: ended.id, kind: ended.kind, userId: ended.user_id, sourceEventId: ended.source_event_id, attempts: ended.attempts };
     await recordMemoryWebhookEvents(tx, ended.tenant_id, [], (ids) => [
       jobEvent(job, { status: ended.status, error_summary: ended.error_summary }, ids),
     ], [ended.user_id]);
+    return true;
   });
 }
 
