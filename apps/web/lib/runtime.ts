@@ -112,7 +112,7 @@ async function boot(): Promise<Runtime> {
     }
     queue = new EmbeddedQueue(runner);
   } else {
-    queue = new InngestQueue(inngest);
+    queue = new InngestQueue(inngest, log);
   }
   const retrieval = createRetrievalDeps(database.db, log, { embeddings });
   const quota = createQuotaDeps(database.db, config);

@@ -9,3 +9,4 @@ export * from './scheduler';
 export * from './retention';
 export * from './lifecycle';
 export * from './webhooks';
+export * from './relay';

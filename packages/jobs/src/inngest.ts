@@ -4,7 +4,7 @@
  * key keeps one user's jobs from racing. Without one, the embedded runner runs the same `runExtraction`.
  * Corrections (retrieval feedback `user_corrected`) travel the same way as `memory/correction.requested`.
  */
-import { type JobQueue, type JobTable, type QueuedJob, markDead } from '@memory/core';
+import { type JobQueue, type JobTable, type Logger, type QueuedJob, describeError, markDead } from '@memory/core';
 import { Inngest } from 'inngest';
 import { CORRECTION_FUNCTION_ID, CORRECTION_REQUESTED, runCorrection } from './correction';
 import { type AttemptInfo, EXTRACTION_REQUESTED, type ExtractionEventData, type JobDeps, runExtraction } from './extraction';
@@ -103,17 +103,34 @@ export function createUniversalExtractionFunction(inngest: InngestClient, getDep
   });
 }
 
+/**
+ * The Inngest event of a job. Its id is the job's, so Inngest drops a second send of it (its event
+ * deduplication): the job relay may send a job's event again without running the job twice.
+ */
+export function jobInngestEvent(job: QueuedJob): { name: string; id: string; data: ExtractionEventData | UniversalEventData } {
+  if (job.kind === 'universal') {
+    return { name: UNIVERSAL_REQUESTED, id: `universal-${job.jobId}`, data: { job_id: job.jobId, passport_user_id: job.passportUserId } };
+  }
+  const name = job.kind === 'correction' ? CORRECTION_REQUESTED : EXTRACTION_REQUESTED;
+  return { name, id: `${job.kind}-${job.jobId}`, data: { job_id: job.jobId, tenant_id: job.tenantId, user_id: job.userId } };
+}
+
+/**
+ * Inngest mode's queue: sends the job's event after the add committed. The job row is what is durable; a send
+ * that fails is logged and left to the job relay (relay.ts), which sends the events of jobs still queued a
+ * minute after they came due, so the add still answers with its job and nothing is lost.
+ */
 export class InngestQueue implements JobQueue {
   readonly name = 'inngest';
-  constructor(private readonly inngest: InngestClient) {}
+  constructor(
+    private readonly inngest: Pick<InngestClient, 'send'>,
+    private readonly log?: Logger,
+  ) {}
   async enqueue(job: QueuedJob): Promise<void> {
-    if (job.kind === 'universal') {
-      const data: UniversalEventData = { job_id: job.jobId, passport_user_id: job.passportUserId };
-      await this.inngest.send({ name: UNIVERSAL_REQUESTED, data, id: `universal-${job.jobId}` });
-      return;
+    try {
+      await this.inngest.send(jobInngestEvent(job));
+    } catch (err) {
+      this.log?.warn({ job_id: job.jobId, kind: job.kind, ...describeError(err) }, 'job event not sent; the job relay will send it');
     }
-    const data: ExtractionEventData = { job_id: job.jobId, tenant_id: job.tenantId, user_id: job.userId };
-    const name = job.kind === 'correction' ? CORRECTION_REQUESTED : EXTRACTION_REQUESTED;
-    await this.inngest.send({ name, data, id: `${job.kind}-${job.jobId}` });
   }
 }

@@ -10,6 +10,7 @@ import { type TokenUsage, addTokenUsage } from '../llm/openai-compatible';
 import { describeError } from '../logger';
 import { jobEvent, recordMemoryWebhookEvents } from '../webhooks/memory-events';
 import type { ExtractionJobView } from '../schemas/memories';
+import type { QueuedJob } from './queue';
 
 export type JobRow = typeof extractionJobs.$inferSelect;
 
@@ -326,3 +327,28 @@ export async function completeJob(
     .set({ ...outcome, ...finishedJobColumns() })
     .where(eq(extractionJobs.id, jobId));
 }
+
+/**
+ * Jobs still `queued` more than `olderThanSeconds` after they came due, oldest first, from both job tables: in
+ * Inngest mode, the jobs whose event may never have reached Inngest (the send failed after the add committed).
+ * The job relay sends their events again (packages/jobs/src/relay.ts).
+ */
+export async function stuckQueuedJobs(db: Db, olderThanSeconds: number, limit: number): Promise<QueuedJob[]> {
+  const tenantJobs = await rows<{ id: string; tenant_id: string; user_id: string; kind: string }>(
+    db,
+    sql`SELECT id, tenant_id, user_id, kind FROM extraction_jobs
+        WHERE status = 'queued' AND run_after <= now() - make_interval(secs => ${olderThanSeconds})
+        ORDER BY run_after LIMIT ${limit}`,
+  );
+  const universal = await rows<{ id: string; passport_user_id: string }>(
+    db,
+    sql`SELECT id, passport_user_id FROM universal_jobs
+        WHERE status = 'queued' AND run_after <= now() - make_interval(secs => ${olderThanSeconds})
+        ORDER BY run_after LIMIT ${limit}`,
+  );
+  return [
+    ...tenantJobs.map((j) => ({ jobId: j.id, tenantId: j.tenant_id, userId: j.user_id, kind: j.kind === 'correction' ? ('correction' as const) : ('extraction' as const) })),
+    ...universal.map((j) => ({ kind: 'universal' as const, jobId: j.id, passportUserId: j.passport_user_id })),
+  ];
+}
+

@@ -5,6 +5,7 @@
 import {
   createCorrectionFunction,
   createExtractionFunction,
+  createJobRelayFunction,
   createLifecycleFunction,
   createRetentionFunction,
   createUniversalExtractionFunction,
@@ -30,6 +31,7 @@ async function get() {
         createLifecycleFunction(rt.inngest, async () => ({ db: rt.db })),
         createWebhookDeliveryFunction(rt.inngest, async () => rt.webhookDeps),
         createWebhookRelayFunction(rt.inngest, async () => rt.webhookDeps),
+        createJobRelayFunction(rt.inngest, async () => ({ db: rt.db, log: rt.log })),
       ],
     });
   }
