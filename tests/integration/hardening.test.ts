@@ -6,6 +6,7 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { Api, type ApiResponse, servers, tenantApi } from './client';
+import { ConsoleClient } from './console-client';
 import type { ServerInfo } from './server';
 
 const LIMIT = 1_048_576;
@@ -114,6 +115,16 @@ describe.each(servers())('hostile input on $name', (server) => {
     // a paired surrogate (an emoji) is text like any other
     const fine = await api.post('/v1/memories/add', { external_user_id: 'u\u{1F600}', messages: [{ role: 'user', content: 'I love 🍵 tea.' }] });
     expect(fine.status).toBe(200);
+  });
+
+  it('applies the same rules to the console: NUL in an input is 422 naming the field, a body over the limit is 413', async () => {
+    const consoleClient = new ConsoleClient(server);
+    const nul = await consoleClient.mutate('auth.requestCode', { email: 'a\u0000@example.com' });
+    expect(nul.status).toBe(422);
+    expect(nul.body.error.data).toMatchObject({ apiCode: 'validation_failed', fieldErrors: [{ path: 'email' }] });
+    const big = await consoleClient.mutate('auth.requestCode', { email: 'a@example.com', pad: 'x'.repeat(LIMIT) });
+    expect(big.status).toBe(413);
+    expect(big.body).toMatchObject({ code: 'payload_too_large', request_id: expect.any(String) });
   });
 
   it('answers unknown paths under /v1 with problem+json', async () => {

@@ -22,7 +22,7 @@ import {
   constantTimeEqual,
   describeError,
   toProblem,
-  unstorableTextErrors,
+  assertStorableText,
 } from '@memory/core';
 import type { z } from 'zod';
 import { type Runtime, getRuntime } from './runtime';
@@ -44,8 +44,7 @@ export function route<P = Record<string, never>>(handler: Handler<P>) {
       rt = await getRuntime();
       const params = await segment.params;
       // path ids are text too (docs/api-choices.md, "Text that cannot be stored")
-      const bad = unstorableTextErrors(params ?? {});
-      if (bad.length) throw Errors.validation(bad);
+      assertStorableText(params ?? {});
       const res = await handler({ req, rt, requestId, params });
       res.headers.set('X-Request-Id', requestId);
       return res;
@@ -124,8 +123,7 @@ export async function readJson<S extends z.ZodType>(
   } catch {
     throw Errors.invalidJson();
   }
-  const bad = unstorableTextErrors(raw);
-  if (bad.length) throw Errors.validation(bad);
+  assertStorableText(raw);
   return validate(schema, raw, opts.classify);
 }
 
@@ -161,8 +159,7 @@ export async function readBodyBytes(req: Request, limit: number = LIMITS.bodyByt
 
 export function readQuery<S extends z.ZodType>(req: Request, schema: S): z.output<S> {
   const params = Object.fromEntries(new URL(req.url).searchParams.entries());
-  const bad = unstorableTextErrors(params);
-  if (bad.length) throw Errors.validation(bad);
+  assertStorableText(params);
   return validate(schema, params);
 }
 

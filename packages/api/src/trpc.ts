@@ -3,7 +3,7 @@
  * cookie), one error model (domain ApiErrors become TRPCErrors with the same HTTP status and `code`), the
  * same-origin check on every call, and the session + CSRF checks on every procedure but sign-in.
  */
-import { type ApiError, Errors, type Logger, type WebhookSettings, constantTimeEqual, isApiError, isDatabaseUnavailable, unstorableTextErrors } from '@memory/core';
+import { type ApiError, Errors, type Logger, type WebhookSettings, assertStorableText, constantTimeEqual, isApiError, isDatabaseUnavailable } from '@memory/core';
 import type { Mailer } from '@memory/core/console/mailer';
 import { type AdminSession, resolveAdminSession } from '@memory/core/console/sessions';
 import { clientIp, isSameOrigin, readSessionCookie } from '@memory/core/console/rules';
@@ -125,8 +125,8 @@ const sameOrigin = t.middleware(({ ctx, next }) => {
 
 /** Text PostgreSQL cannot store is refused as in the REST API (422, the field named; docs/api-choices.md). */
 const storableInput = t.middleware(async ({ getRawInput, next }) => {
-  const bad = unstorableTextErrors(await getRawInput());
-  if (bad.length) throw toTRPCError(Errors.validation(bad));
+  // the ApiError it throws becomes a 422 in mapErrors, like a domain error
+  assertStorableText(await getRawInput());
   return next();
 });
 

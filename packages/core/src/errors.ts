@@ -178,6 +178,9 @@ const CONNECTION_ERROR_CODES = new Set([
   'CONNECTION_DESTROYED',
 ]);
 
+/** 57P01–57P03 shutdown / crash / cannot connect now, 53300 too many connections, 57014 statement timeout. */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '57014']);
+
 /**
  * Whether an error (or one of its causes: Drizzle wraps the driver's) says the database is unavailable rather
  * than that the request was wrong: a connection that failed or closed, SQLSTATE class 08 (connection
@@ -188,7 +191,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code !== 'string') continue;
-    if (CONNECTION_ERROR_CODES.has(code) || code.startsWith('08') || ['57P01', '57P02', '57P03', '53300', '57014'].includes(code)) return true;
+    if (CONNECTION_ERROR_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08')) return true;
   }
   return false;
 }

@@ -351,4 +351,3 @@ export async function stuckQueuedJobs(db: Db, olderThanSeconds: number, limit: n
     ...universal.map((j) => ({ kind: 'universal' as const, jobId: j.id, passportUserId: j.passport_user_id })),
   ];
 }
-

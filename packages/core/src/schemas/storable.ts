@@ -4,7 +4,7 @@
  * query strings and path ids: 422 `validation_failed` naming the field (docs/api-choices.md, "Text that cannot
  * be stored"), checked where requests are parsed, before any handler sees them.
  */
-import type { FieldError } from '../errors';
+import { Errors, type FieldError } from '../errors';
 
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -44,4 +44,10 @@ export function unstorableTextErrors(value: unknown, root = ''): FieldError[] {
   };
   visit(value, root);
   return errors;
+}
+
+/** The rule itself: throws 422 `validation_failed` naming every field whose text cannot be stored. */
+export function assertStorableText(value: unknown): void {
+  const errors = unstorableTextErrors(value);
+  if (errors.length) throw Errors.validation(errors);
 }

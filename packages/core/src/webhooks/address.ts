@@ -62,6 +62,9 @@ export function isPrivateAddress(address: string): boolean {
 
 const LOCAL_NAMES = /(^|\.)(localhost|local|internal|localdomain|home\.arpa)$/i;
 
+/** The ports of a public webhook URL when MEMORY_WEBHOOKS_ALLOWED_PORTS says nothing else. */
+export const DEFAULT_WEBHOOK_PORTS: readonly number[] = [443];
+
 /** A URL's host as DNS and the address checks see it: brackets and the trailing dots of a rooted name removed. */
 export const webhookHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
 
@@ -71,7 +74,7 @@ export const webhookHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, '').re
  * addresses and local names are refused, also written as rooted names ("localhost."). `webhookUrlProblemResolved`
  * adds the DNS check.
  */
-export function webhookUrlProblem(raw: string, allowPrivate: boolean, allowedPorts: readonly number[] = [443]): string | null {
+export function webhookUrlProblem(raw: string, allowPrivate: boolean, allowedPorts: readonly number[] = DEFAULT_WEBHOOK_PORTS): string | null {
   let url: URL;
   try {
     url = new URL(raw);

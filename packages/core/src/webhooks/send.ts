@@ -6,7 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { guardedLookup, isPrivateAddress, webhookHost } from './address';
+import { DEFAULT_WEBHOOK_PORTS, guardedLookup, isPrivateAddress, webhookHost } from './address';
 
 export interface SendResult {
   statusCode: number | null;
@@ -34,7 +34,7 @@ export function sendWebhook(
   const host = webhookHost(target);
   if (!opts.allowPrivate && isIP(host) && isPrivateAddress(host)) return Promise.resolve(done(null, 'refused: private address'));
   const port = target.port ? Number(target.port) : target.protocol === 'https:' ? 443 : 80;
-  if (!opts.allowPrivate && !(opts.allowedPorts ?? [443]).includes(port)) return Promise.resolve(done(null, 'refused: port not allowed'));
+  if (!opts.allowPrivate && !(opts.allowedPorts ?? DEFAULT_WEBHOOK_PORTS).includes(port)) return Promise.resolve(done(null, 'refused: port not allowed'));
   const client = target.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     let settled = false;

@@ -1,30 +1,19 @@
 /** The console's tRPC endpoint (fetch adapter). Session, CSRF and tenant scoping live in @memory/api. */
 import { apiErrorOf, appRouter, createContext } from '@memory/api';
-import { randomUUID } from 'node:crypto';
-import { describeError, isApiError, toProblem } from '@memory/core';
+import { describeError } from '@memory/core';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { consoleDeps } from '@/lib/console';
-import { readBodyBytes } from '@/lib/http';
-import { getRuntime } from '@/lib/runtime';
+import { readBodyBytes, route } from '@/lib/http';
 
 export const dynamic = 'force-dynamic';
 
-async function handler(incoming: Request): Promise<Response> {
-  const rt = await getRuntime();
+// route(): a body over the REST API's limit is refused as it streams in (readBodyBytes), with the same problem+json
+const handler = route<{ trpc: string }>(async ({ req: incoming, rt }) => {
   const deps = consoleDeps(rt);
-  let req = incoming;
-  if (incoming.method === 'POST') {
-    // the body limit of the REST API, enforced while the body streams in (readBodyBytes)
-    let body: Buffer;
-    try {
-      body = await readBodyBytes(incoming);
-    } catch (err) {
-      if (!isApiError(err)) throw err;
-      const { problem } = toProblem(err, randomUUID(), new URL(incoming.url).pathname);
-      return Response.json(problem.body, { status: problem.status, headers: problem.headers });
-    }
-    req = new Request(incoming.url, { method: 'POST', headers: incoming.headers, body: new Uint8Array(body) });
-  }
+  const req =
+    incoming.method === 'POST'
+      ? new Request(incoming.url, { method: 'POST', headers: incoming.headers, body: new Uint8Array(await readBodyBytes(incoming)) })
+      : incoming;
   return fetchRequestHandler({
     endpoint: '/api/trpc',
     req,
@@ -45,6 +34,6 @@ async function handler(incoming: Request): Promise<Response> {
       }
     },
   });
-}
+});
 
 export { handler as GET, handler as POST };
