@@ -24,7 +24,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `node ../../node_modules/next/dist/bin/next start -p ${port} -H 127.0.0.1`,
+    command: `node --import tsx server.ts -p ${port} -H 127.0.0.1`,
     cwd: '../apps/web',
     url: `http://127.0.0.1:${port}/v1/health`,
     timeout: 120_000,

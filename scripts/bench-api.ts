@@ -1,5 +1,5 @@
 /**
- * `npm run bench:api`: HTTP benchmark of the built app (`next start`) on PGlite and PostgreSQL.
+ * `npm run bench:api`: HTTP benchmark of the built app (`npm start`: apps/web/server.ts) on PGlite and PostgreSQL.
  *
  * For every engine × size: seed a fresh database (before the server starts: PGlite allows one process
  * per data directory) with one tenant, one end user, one source event and N memories; start the server;
@@ -475,9 +475,9 @@ function clip(msg: string): string {
   return `${head}\n  … (${lines.length} lines; last part:)\n${msg.slice(-1000)}`;
 }
 
-/** `next start`'s own start-up lines are not problems. */
+/** The server's own start-up lines are not problems. */
 function isNextBanner(line: string): boolean {
-  return /^\s*(▲ Next\.js|- Local:|- Network:|✓ Ready|✓ Starting|✓ Running next\.config|Starting\.\.\.|- Experiments|· )/.test(line) || /^\s*$/.test(line);
+  return /^\s*(▲ Next\.js|- Local:|- Network:|✓ Ready|✓ Starting|✓ Running next\.config|memory-service listening|Starting\.\.\.|- Experiments|· )/.test(line) || /^\s*$/.test(line);
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:locomo -- --data ../shared/bench/locomo/locomo10.json`
  *
- * LoCoMo retrieval benchmark through the public HTTP API of the built app (`next start`):
+ * LoCoMo retrieval benchmark through the public HTTP API of the built app (`npm start`: apps/web/server.ts):
  *  1. one end user per conversation (`locomo-<sample_id>`); each session is one add call whose messages are
  *     the session's turns in order, every turn `role: "user"` with `name` set to its speaker (both people
  *     are humans talking to each other, so both speakers' statements must become memories about them),

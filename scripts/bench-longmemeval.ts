@@ -1,7 +1,7 @@
 /**
  * `npm run bench:longmemeval -- --data /tmp/lme/s [--limit N] [--engine pglite|postgres] [--concurrency N]`
  *
- * LongMemEval retrieval benchmark through the public HTTP API of the built app (`next start`), on the
+ * LongMemEval retrieval benchmark through the public HTTP API of the built app (`npm start`: apps/web/server.ts), on the
  * development half unpacked from ../shared/bench/longmemeval-dev (README there):
  *  1. one fresh end user per non-abstention question; each haystack session, in date order, is one add
  *     (longmemeval.ts planAdds: real roles, `observed_at` = the session's date, an opaque event id); users

@@ -1,5 +1,5 @@
 /**
- * MEMORY_EXTRACTOR=openai-chat in a real server (`next start`, embedded PGlite), against a local fake
+ * MEMORY_EXTRACTOR=openai-chat in a real server (apps/web/server.ts, embedded PGlite), against a local fake
  * chat-completions server in this process: the model's memories and token usage reach the job and the
  * memory list; a model that only answers nonsense costs the job its retries and then the built-in
  * extractor takes over, so the conversation is not lost.

@@ -1,5 +1,6 @@
 /**
- * Starts the built Next.js app (`next start`) as a real HTTP server for the integration tests.
+ * Starts the built app (apps/web/server.ts: Next.js behind our node:http server, as `npm start` runs it) as a real
+ * HTTP server for the integration tests.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -57,11 +58,14 @@ export async function startServer(
     MEMORY_WEBHOOKS_ALLOW_PRIVATE: 'true',
     MEMORY_WEBHOOK_RETRY_SCHEDULE: '1,1,1',
     MEMORY_WEBHOOK_TIMEOUT_MS: '5000',
+    // the tests connect over loopback as a reverse proxy would and name each simulated client in
+    // X-Forwarded-For, so the per-address throttles count clients, not the test run (docs/operations.md)
+    MEMORY_TRUSTED_PROXIES: 'loopback',
     NODE_ENV: 'production',
     ...extraEnv,
   };
   delete env.INIT_CWD;
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: path.join(ROOT, 'apps/web'),
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

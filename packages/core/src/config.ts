@@ -6,6 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { OpenAICompatibleEndpoint } from './llm/openai-compatible';
 import { PLAN_IDS, type PlanId, type RateLimitDefaults } from './quota/plans';
+import { parseTrustedProxies } from './http/client-address';
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE } from './webhooks/retry';
 
 const bool = z
@@ -31,6 +32,20 @@ const envSchema = z.object({
   DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(5),
   /** PostgreSQL statement_timeout of every connection (ms, 0 = none): a statement running longer is cancelled. */
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  /**
+   * Reverse proxies whose X-Forwarded-For is believed (docs/operations.md): addresses, CIDR ranges, `loopback`,
+   * `linklocal`, `uniquelocal`. Empty: the TCP peer is the client.
+   */
+  MEMORY_TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .superRefine((v, ctx) => {
+      try {
+        parseTrustedProxies(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    }),
   MEMORY_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   MEMORY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `embedded` runs jobs in process from the job table; `inngest` sends events to an Inngest server. */
@@ -125,6 +140,8 @@ export interface AppConfig {
     | { kind: 'postgres'; url: string; poolSize: number; connectTimeoutSeconds: number; statementTimeoutMs: number }
     | { kind: 'pglite'; dataDir: string };
   adminToken: string | null;
+  /** MEMORY_TRUSTED_PROXIES, parsed: the hops whose X-Forwarded-For names the client. */
+  trustedProxies: string[];
   logLevel: z.infer<typeof envSchema>['MEMORY_LOG_LEVEL'];
   jobs: {
     mode: 'embedded' | 'inngest';
@@ -217,6 +234,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         }
       : { kind: 'pglite', dataDir: path.resolve(baseDir, e.MEMORY_DATA_DIR) },
     adminToken: e.MEMORY_ADMIN_TOKEN ?? null,
+    trustedProxies: parseTrustedProxies(e.MEMORY_TRUSTED_PROXIES),
     logLevel: e.MEMORY_LOG_LEVEL,
     jobs: {
       mode,

@@ -6,6 +6,7 @@
 
 export type ErrorCode =
   | 'invalid_json'
+  | 'invalid_url'
   | 'validation_failed'
   | 'unauthorized'
   | 'forbidden'
@@ -13,6 +14,7 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'conflict'
   | 'payload_too_large'
+  | 'headers_too_large'
   | 'unsupported_media_type'
   | 'idempotency_key_reused'
   | 'idempotency_key_in_progress'
@@ -41,6 +43,7 @@ export interface FieldError {
 
 const TITLES: Record<ErrorCode, string> = {
   invalid_json: 'Request body is not valid JSON',
+  invalid_url: 'Request URL cannot be decoded',
   validation_failed: 'Request validation failed',
   unauthorized: 'Missing or invalid credentials',
   forbidden: 'Forbidden',
@@ -48,6 +51,7 @@ const TITLES: Record<ErrorCode, string> = {
   method_not_allowed: 'Method not allowed',
   conflict: 'Conflict with the current state',
   payload_too_large: 'Payload too large',
+  headers_too_large: 'Request headers too large',
   unsupported_media_type: 'Unsupported media type',
   idempotency_key_reused: 'Idempotency-Key reused with a different request',
   idempotency_key_in_progress: 'A request with this Idempotency-Key is still in progress',
@@ -100,6 +104,13 @@ export const Errors = {
     new ApiError(401, 'unauthorized', 'Send `Authorization: Bearer <MEMORY_ADMIN_TOKEN>`.', {
       headers: { 'WWW-Authenticate': 'Bearer' },
     }),
+  invalidUrl: () =>
+    new ApiError(400, 'invalid_url', 'The path has a percent-encoding that does not decode to UTF-8 text (a bare "%", "%zz", an encoded lone surrogate).'),
+  methodNotAllowed: (method: string, allow: readonly string[]) =>
+    new ApiError(405, 'method_not_allowed', `${method} is not a method of this path; it has ${allow.join(', ')}.`, {
+      headers: { Allow: allow.join(', ') },
+    }),
+  headersTooLarge: () => new ApiError(431, 'headers_too_large', 'The request headers are larger than the server accepts (16 KiB in all).'),
   notFound: (what: string) => new ApiError(404, 'not_found', `${what} was not found.`),
   conflict: (detail: string) => new ApiError(409, 'conflict', detail),
   payloadTooLarge: (limitBytes: number) =>

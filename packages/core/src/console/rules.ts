@@ -5,6 +5,7 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { sha256Hex } from '../crypto';
+import { CLIENT_ADDRESS_HEADER } from '../http/client-address';
 
 export const OTP_RULES = {
   digits: 6,
@@ -162,10 +163,9 @@ export function isSameOrigin(headers: { origin: string | null; host: string | nu
 }
 
 /**
- * The client address used by the send throttles: the first X-Forwarded-For hop, else X-Real-IP (docs/console.md:
- * reliable only behind a proxy that sets them).
+ * The client address used by the send throttles: what the HTTP server (apps/web/server.ts) worked out from the
+ * TCP peer and, through trusted proxies only, X-Forwarded-For (docs/operations.md, "Client addresses and proxies").
  */
 export function clientIp(headers: Headers): string {
-  const ip = headers.get('x-forwarded-for')?.split(',')[0]?.trim() || headers.get('x-real-ip')?.trim() || 'unknown';
-  return ip.slice(0, 64);
+  return headers.get(CLIENT_ADDRESS_HEADER)?.trim().slice(0, 64) || 'unknown';
 }
