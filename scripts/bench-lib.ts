@@ -393,6 +393,8 @@ export interface Flags {
   warmup: number;
   build: boolean;
   pgUrl: string;
+  /** Worker-process counts for the extraction-throughput runs on PostgreSQL (empty: none). */
+  workers: number[];
 }
 
 export function parseFlags(argv: string[]): Flags {
@@ -405,6 +407,7 @@ export function parseFlags(argv: string[]): Flags {
     warmup: 200,
     build: false,
     pgUrl: process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    workers: [1, 2],
   };
   const need = (i: number, name: string) => {
     const v = argv[i + 1];
@@ -453,6 +456,11 @@ export function parseFlags(argv: string[]): Flags {
       case '--build':
         f.build = true;
         break;
+      case '--workers': {
+        const v = value();
+        f.workers = v === 'none' ? [] : v.split(',').filter(Boolean).map(posInt);
+        break;
+      }
       case '--help':
       case '-h':
         throw new HelpRequested();
@@ -476,6 +484,8 @@ export const USAGE = `Usage: npm run bench:api -- [flags]
   --out bench/results       where api-<timestamp>.json and .md are written
   --pg-url URL              admin URL of the local PostgreSQL (default postgres://postgres@127.0.0.1:5432/postgres,
                             or BENCH_PG_ADMIN_URL); must point at 127.0.0.1/localhost
+  --workers 1,2             extraction throughput on PostgreSQL with this many worker processes (npm run worker)
+                            next to a web server that runs no jobs, one run per count; \`none\` to skip
   --build                   build the app first (npx turbo run build --filter=@memory/web) if it is not built
 `;
 

@@ -3,8 +3,9 @@
  * Next.js cannot do from inside the app (docs/operations.md):
  * - the client address: the TCP peer, or the X-Forwarded-For hop named by a trusted proxy
  *   (MEMORY_TRUSTED_PROXIES), passed on in `x-memory-client-address` (a client's own value is replaced);
- * - problem+json with a request id for what Next.js answers by itself: undecodable percent-encodings in the path
- *   (Next.js: a plain-text 500), methods a documented /v1 path does not have (Next.js: an empty 405), request
+ * - problem+json with a request id for what Next.js answers by itself: undecodable percent-encodings and `.`/`..`
+ *   segments in the path (Next.js: a plain-text 500, or a page outside /v1 after resolving them), `/v1` itself
+ *   (Next.js: its HTML 404), methods a documented /v1 path does not have (Next.js: an empty 405), request
  *   headers over Node's 16 KiB limit (Node: a bare 431).
  * Request bodies pass through untouched: the route handlers read them while they stream (apps/web/lib/http.ts).
  */
@@ -14,7 +15,7 @@ import type { Socket } from 'node:net';
 import { ConfigError, loadConfig } from '@memory/core/config';
 import { type ApiError, Errors, toProblem } from '@memory/core/errors';
 import { CLIENT_ADDRESS_HEADER, clientAddress, compileTrust } from '@memory/core/http/client-address';
-import { methodTable, undecodablePath } from '@memory/core/http/front-door';
+import { dotSegments, methodTable, undecodablePath } from '@memory/core/http/front-door';
 import next from 'next';
 
 const args = process.argv.slice(2);
@@ -63,10 +64,12 @@ function answer(res: ServerResponse, err: ApiError, instance?: string): void {
 function onRequest(req: IncomingMessage, res: ServerResponse): void {
   req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trust);
   const target = req.url ?? '/';
-  if (undecodablePath(target)) return answer(res, Errors.invalidUrl());
+  if (undecodablePath(target) || dotSegments(target)) return answer(res, Errors.invalidUrl());
   const method = req.method ?? 'GET';
+  const pathname = target.split('?')[0];
+  // the API's root has no route of its own (Next.js would answer its HTML 404 page)
+  if (pathname === '/v1') return answer(res, Errors.notFound('An endpoint at /v1 (the API reference is /v1/openapi.json)'), pathname);
   if (allowedMethods && method !== 'OPTIONS') {
-    const pathname = target.split('?')[0];
     const allow = allowedMethods(pathname);
     if (allow && !allow.includes(method)) return answer(res, Errors.methodNotAllowed(method, allow), pathname);
   }

@@ -44,6 +44,11 @@ describe.each(servers())('the front door on $name', (server) => {
     for (const path of ['/v1/memories/jobs/%ED%A0%80', '/v1/memories/jobs/%', '/v1/memories/jobs/%zz', '/v1/memories/%C3']) {
       expectProblem(await send(server, 'GET', path), 400, 'invalid_url');
     }
+    // dot segments would take the request out of /v1 once resolved
+    for (const path of ['/v1/memories/%2e%2e', '/v1/%2E%2e/connect', '/v1/memories/.']) {
+      expectProblem(await send(server, 'DELETE', path), 400, 'invalid_url');
+    }
+    expectProblem(await send(server, 'GET', '/v1'), 404, 'not_found');
     // a query string is parsed leniently (an undecodable escape stays as written): never a 5xx
     const query = await send(server, 'GET', '/v1/memories?user_id=%ED%A0%80&x=%');
     expectProblem(query, 401, 'unauthorized');

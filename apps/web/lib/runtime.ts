@@ -9,10 +9,7 @@ import {
   type QuotaDeps,
   type RetrievalDeps,
   createQuotaDeps,
-  createExtractionProviders,
   createLogger,
-  createEmbeddingsProvider,
-  createLocalEncoder,
   createRetrievalDeps,
   wordVectors,
   loadConfig,
@@ -27,16 +24,13 @@ import {
 } from '@memory/db';
 import {
   EmbeddedQueue,
-  EmbeddedRunner,
-  EmbeddedScheduler,
+  type EmbeddedRunner,
   type InngestClient,
   InngestQueue,
   type JobDeps,
-  LifecycleScheduler,
-  WEBHOOK_POLL_MS,
-  WebhookDispatcher,
   type WebhookDeps,
   createInngestClient,
+  startBackground,
 } from '@memory/jobs';
 
 export interface Runtime {
@@ -78,55 +72,24 @@ async function boot(): Promise<Runtime> {
   if (config.database.kind === 'pglite') acquireDataDirLock(config.database.dataDir);
   const database = createDatabase(config.database);
   await runMigrations(config.database, database);
-  // MEMORY_EXTRACTOR picks the provider; an LLM provider falls back to the built-in one (docs/llm-providers.md).
-  // An embeddings endpoint when configured; else, with MEMORY_LOCAL_ENCODER=on, the offline encoder (a worker thread).
-  const localEncoder = !config.embeddings && config.localEncoder ? createLocalEncoder() : null;
-  const embeddings = createEmbeddingsProvider(config) ?? localEncoder;
-  void localEncoder?.start().catch((err: Error) => log.warn({ err_name: err.name }, 'local encoder did not start; word vectors rank'));
-  const jobDeps: JobDeps = { db: database.db, ...createExtractionProviders(config, log), embeddings, log };
+  // MEMORY_EXTRACTOR picks the provider (an LLM falls back to the built-in one, docs/llm-providers.md); the runner
+  // and periodic tasks run here unless MEMORY_EMBEDDED_WORKER=off leaves them to worker processes (docs/workers.md).
+  const background = await startBackground(config, database.db, log, {
+    work: config.jobs.embeddedWorker,
+    orphansAreDead: config.database.kind === 'pglite',
+  });
+  const { jobDeps, embeddings, runner, webhookDeps } = background;
   const inngest = createInngestClient(config.inngest);
-  let runner: EmbeddedRunner | null = null;
-  let scheduler: EmbeddedScheduler | null = null;
-  let lifecycle: LifecycleScheduler | null = null;
-  let webhooks: WebhookDispatcher | null = null;
-  const webhookDeps: WebhookDeps = { db: database.db, settings: config.webhooks, log };
-  let queue: JobQueue;
-  if (config.jobs.mode === 'embedded') {
-    runner = new EmbeddedRunner(
-      jobDeps,
-      { pollMs: config.jobs.pollMs, leaseSeconds: config.jobs.leaseSeconds, backoffBaseMs: config.jobs.backoffBaseMs },
-      log,
-    );
-    if (config.jobs.embeddedWorker) runner.start();
-    // Payload retention (docs/provenance.md): in Inngest mode the hourly cron function does it instead.
-    if (config.jobs.embeddedWorker) {
-      scheduler = new EmbeddedScheduler({ db: database.db }, { intervalMinutes: config.retentionIntervalMinutes }, log);
-      scheduler.start();
-      // Memory lifecycle (docs/lifecycle.md): decay, access boost, archiving; the hourly cron in Inngest mode.
-      lifecycle = new LifecycleScheduler({ db: database.db }, { intervalMinutes: config.lifecycleIntervalMinutes }, log);
-      lifecycle.start();
-      // Webhook deliveries (docs/webhooks.md): in Inngest mode the relay cron and the delivery function do it.
-      // Its own, slower poll: a second of latency is nothing for a webhook, and PGlite has one connection to share.
-      webhooks = new WebhookDispatcher(webhookDeps, { pollMs: Math.max(config.jobs.pollMs, WEBHOOK_POLL_MS) });
-      webhooks.start();
-    }
-    queue = new EmbeddedQueue(runner);
-  } else {
-    queue = new InngestQueue(inngest, log);
-  }
+  const queue: JobQueue = config.jobs.mode === 'embedded' ? new EmbeddedQueue(runner) : new InngestQueue(inngest, log);
   const retrieval = createRetrievalDeps(database.db, log, { embeddings });
   const quota = createQuotaDeps(database.db, config);
   // The offline word vectors (semantic ranking): loaded once here rather than on the first retrieve.
   const vectors = wordVectors();
   if (!vectors) log.warn('word vectors not found (packages/core/generated/word-vectors.bin): ranking is lexical only; run `npx turbo run build`');
   const shutdown = async () => {
-    await scheduler?.stop();
-    await lifecycle?.stop();
-    await webhooks?.stop();
-    await runner?.stop();
+    await background.stop();
     await retrieval.activity.flush();
     await quota.close();
-    await localEncoder?.close();
     await database.close();
     if (config.database.kind === 'pglite') releaseDataDirLock(config.database.dataDir);
   };
@@ -142,7 +105,7 @@ async function boot(): Promise<Runtime> {
     {
       database: database.describe,
       job_mode: config.jobs.mode,
-      embedded_worker: Boolean(runner && config.jobs.embeddedWorker),
+      embedded_worker: background.working,
       extractor: jobDeps.extractor.name,
       embeddings: embeddings?.name ?? null,
       word_vectors: vectors?.size ?? 0,

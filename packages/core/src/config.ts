@@ -52,7 +52,7 @@ const envSchema = z.object({
   MEMORY_JOB_MODE: z.enum(['auto', 'embedded', 'inngest']).default('auto'),
   MEMORY_EMBEDDED_WORKER: bool.default(true),
   MEMORY_JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
-  MEMORY_JOB_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  MEMORY_JOB_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(15),
   MEMORY_JOB_POLL_MS: z.coerce.number().int().min(20).max(60_000).default(500),
   MEMORY_JOB_BACKOFF_BASE_MS: z.coerce.number().int().min(10).max(600_000).default(2_000),
   MEMORY_IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(24).max(24 * 30).default(48),

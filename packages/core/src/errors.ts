@@ -105,7 +105,11 @@ export const Errors = {
       headers: { 'WWW-Authenticate': 'Bearer' },
     }),
   invalidUrl: () =>
-    new ApiError(400, 'invalid_url', 'The path has a percent-encoding that does not decode to UTF-8 text (a bare "%", "%zz", an encoded lone surrogate).'),
+    new ApiError(
+      400,
+      'invalid_url',
+      'The path has a percent-encoding that does not decode to UTF-8 text (a bare "%", "%zz", an encoded lone surrogate) or a "." or ".." segment.',
+    ),
   methodNotAllowed: (method: string, allow: readonly string[]) =>
     new ApiError(405, 'method_not_allowed', `${method} is not a method of this path; it has ${allow.join(', ')}.`, {
       headers: { Allow: allow.join(', ') },

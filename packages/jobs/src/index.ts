@@ -10,3 +10,4 @@ export * from './retention';
 export * from './lifecycle';
 export * from './webhooks';
 export * from './relay';
+export * from './background';

@@ -1,4 +1,4 @@
-import { BuiltinExtractor, type ExtractionProvider, claimNextJob, extendLease, getJobView, recordFailure } from '@memory/core';
+import { BuiltinExtractor, type ExtractionProvider, claimNextJob, extendLease, getJobView, recordFailure, releaseOrphanedLeases } from '@memory/core';
 import { type Database, and, eq, extractionJobs, memories, claimRevisions, reviews, sql } from '@memory/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExtraction } from './extraction';
@@ -44,6 +44,19 @@ describe('embedded runner', () => {
     const view = await getJobView(database.db, auth.tenantId, jobId);
     expect(view).toMatchObject({ status: 'completed', memories_created: 2, attempts: 2 });
     expect(await memoryCount(jobId)).toBe(2);
+  });
+
+  it('on the embedded database at start-up, a job a dead process left running is claimable at once; an Inngest run keeps its lease', async () => {
+    const { jobId } = await queueConversation(database, 'I grow tomatoes on my balcony.');
+    const other = await queueConversation(database, 'I play the cello on Sundays.');
+    expect((await claimNextJob(database.db, { workerId: 'dead-process', leaseSeconds: 3600, jobId }))?.id).toBe(jobId);
+    await database.db.update(extractionJobs).set({ status: 'running', lockedBy: 'inngest', leaseUntil: sql`now() + interval '1 hour'` }).where(eq(extractionJobs.id, other.jobId));
+    expect(await claimNextJob(database.db, { workerId: 'new-process', leaseSeconds: 30, jobId })).toBeNull();
+    expect(await releaseOrphanedLeases(database.db, 'extraction_jobs')).toBe(1);
+    expect((await claimNextJob(database.db, { workerId: 'new-process', leaseSeconds: 30, jobId }))?.lockedBy).toBe('new-process');
+    expect(await claimNextJob(database.db, { workerId: 'new-process', leaseSeconds: 30, jobId: other.jobId })).toBeNull();
+    await database.db.update(extractionJobs).set({ status: 'queued', lockedBy: null, leaseUntil: null }).where(eq(extractionJobs.id, other.jobId));
+    await new EmbeddedRunner({ db: database.db, extractor: new BuiltinExtractor() }, opts).drain();
   });
 
   it('lets only the worker holding the lease extend it or record a failure: a stalled worker cannot undo the new owner', async () => {

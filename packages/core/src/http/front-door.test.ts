@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { methodTable, undecodablePath } from './front-door';
+import { dotSegments, methodTable, undecodablePath } from './front-door';
 
 describe('undecodablePath', () => {
   it('finds percent-encodings that do not decode, in the path only', () => {
@@ -8,6 +8,17 @@ describe('undecodablePath', () => {
     }
     for (const good of ['/v1/memories/jobs/abc', '/v1/users/caf%C3%A9', '/v1/memories?q=%', '/']) {
       expect(undecodablePath(good), good).toBe(false);
+    }
+  });
+});
+
+describe('dotSegments', () => {
+  it('finds . and .. segments, plain or percent-encoded, in the path only', () => {
+    for (const bad of ['/v1/memories/%2e%2e', '/v1/%2E%2e/x', '/v1/./memories', '/v1/memories/..', '/v1/memories/%2e']) {
+      expect(dotSegments(bad), bad).toBe(true);
+    }
+    for (const good of ['/v1/memories/a.b', '/v1/memories/...', '/v1/memories?x=..', '/v1/memories/%2e%2ex', '/']) {
+      expect(dotSegments(good), good).toBe(false);
     }
   });
 });

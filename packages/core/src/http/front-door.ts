@@ -16,6 +16,19 @@ export function undecodablePath(target: string): boolean {
   }
 }
 
+/**
+ * True when a segment of the path is `.` or `..`, written plainly or percent-encoded (`%2e%2e`). Next.js resolves
+ * them before routing, so `/v1/memories/%2e%2e` would leave /v1 and reach a page; the API refuses them instead.
+ */
+export function dotSegments(target: string): boolean {
+  const q = target.indexOf('?');
+  const path = q === -1 ? target : target.slice(0, q);
+  return path.split('/').some((segment) => {
+    const s = segment.replace(/%2e/gi, '.');
+    return s === '.' || s === '..';
+  });
+}
+
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 interface Template {

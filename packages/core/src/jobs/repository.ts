@@ -167,6 +167,20 @@ export async function extendLease(
   return extended.length > 0;
 }
 
+/**
+ * Makes the running jobs of a table claimable at once, for the embedded database at start-up: its data-directory
+ * lock means no other process can hold a lease, so a job still `running` was left by a process that died (kill -9,
+ * power loss) and need not wait out its lease. Jobs run by Inngest (`locked_by = 'inngest'`) keep theirs.
+ */
+export async function releaseOrphanedLeases(db: Db, table: JobTable): Promise<number> {
+  const released = await rows<{ id: string }>(
+    db,
+    sql`UPDATE ${sql.identifier(table)} SET lease_until = now() - interval '1 second'
+        WHERE status = 'running' AND locked_by IS DISTINCT FROM 'inngest' RETURNING id`,
+  );
+  return released.length;
+}
+
 /** Exponential backoff with full jitter: base * 2^(attempt-1), capped at 10 minutes. */
 export function retryDelayMs(attempt: number, baseMs: number, random = Math.random): number {
   const ceiling = Math.min(baseMs * 2 ** Math.max(0, attempt - 1), 600_000);
