@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
-import { signIn, tenantWithAdmin } from './support';
+import { signIn, tenantWithAdmin, screenshotPath } from './support';
 
 async function add(request: APIRequestContext, key: string, content: string, source: Record<string, unknown>) {
   const res = await request.post('/v1/memories/add', {
@@ -45,12 +45,12 @@ test('equally trusted writers disagree; an admin keeps one claim in the console 
   await expect(claimB).toContainText('The user lives in Porto.');
   await expect(claimB).toContainText('mobile');
   await expect(page.getByRole('article', { name: 'Claim A' })).toContainText('The user lives in Lisbon.');
-  await page.screenshot({ path: '../docs/screenshots/console-review-open.png', fullPage: true });
+  await page.screenshot({ path: screenshotPath('console-review-open.png'), fullPage: true });
 
   await page.getByLabel('Note (optional)').fill('Maria confirmed on the phone');
   await claimB.getByRole('button', { name: 'Keep this claim' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Resolved' })).toContainText('The user lives in Porto.');
-  await page.screenshot({ path: '../docs/screenshots/console-review-resolved.png', fullPage: true });
+  await page.screenshot({ path: screenshotPath('console-review-resolved.png'), fullPage: true });
 
   const after = await retrieve(request, apiKey);
   expect(after.clarification_question).toBeNull();

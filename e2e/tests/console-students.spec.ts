@@ -1,7 +1,7 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { signIn, tenantWithAdmin } from './support';
+import { signIn, tenantWithAdmin, screenshotPath } from './support';
 
 const FIXTURE = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../tests/fixtures/tutoring-conversations.json'), 'utf8')) as {
   student: string;
@@ -43,7 +43,7 @@ test('an admin switches the tenant to EdTech in the console and sees a studentâ€
   await expect(profile).toContainText('chemistry exam on 12 June 2025');
   await expect(profile).toContainText('(2025-06-12)');
   await expect(profile).toContainText(/memories [0-9a-f-]{36}/);
-  await page.screenshot({ path: '../docs/screenshots/console-student-profile.png', fullPage: true });
+  await page.screenshot({ path: screenshotPath('console-student-profile.png'), fullPage: true });
 
   const api = await request.get('/v1/tenant/domain-schema', { headers: { authorization: `ApiKey ${apiKey}` } });
   expect((await api.json()).data.domain_schema).toBe('edtech');

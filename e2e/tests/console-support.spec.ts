@@ -1,7 +1,7 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { signIn, tenantWithAdmin } from './support';
+import { signIn, tenantWithAdmin, screenshotPath } from './support';
 
 interface Session {
   event_id: string;
@@ -73,7 +73,7 @@ test('a support lead filters the customers, opens a profile and reads the suppor
   await expect(profile).toContainText('email (stated)');
   await expect(profile).toContainText('declining');
   await expect(profile).toContainText(/memories [0-9a-f-]{36}/);
-  await page.screenshot({ path: '../docs/screenshots/console-customer-profile.png', fullPage: true });
+  await page.screenshot({ path: screenshotPath('console-customer-profile.png'), fullPage: true });
 
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Support' }).click();
   const kpi = (name: string) => page.getByRole('group', { name, exact: true });
@@ -87,7 +87,7 @@ test('a support lead filters the customers, opens a profile and reads the suppor
   await expect(chart.locator('.recharts-bar-rectangle path').first()).toBeVisible();
   await expect(chart).toContainText('Issues opened');
   await expect(page.getByRole('region', { name: 'Breakdown' })).toContainText('chat 3');
-  await page.screenshot({ path: '../docs/screenshots/console-support-dashboard.png', fullPage: true });
+  await page.screenshot({ path: screenshotPath('console-support-dashboard.png'), fullPage: true });
 
   // the last 7 days hold the fixture's 10 and 12 March (moved to now); the 7 days before, 3 to 5 March
   await page.getByLabel('Window').selectOption('7d');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN_TOKEN, signIn, tenantWithAdmin } from './support';
+import { ADMIN_TOKEN, signIn, tenantWithAdmin, screenshotPath } from './support';
 
 test('an admin sees the plan, the remaining budget, the quota mode and the daily usage chart', async ({ page, request }) => {
   const { tenantId, apiKey, email } = await tenantWithAdmin(request, 'e2e-usage');
@@ -38,5 +38,5 @@ test('an admin sees the plan, the remaining budget, the quota mode and the daily
   const chart = usage.getByRole('figure', { name: 'Daily usage chart' });
   await expect(chart.locator('.recharts-bar-rectangle')).not.toHaveCount(0);
   await expect(chart).toContainText(new Date().toISOString().slice(5, 10));
-  await page.screenshot({ path: '../docs/screenshots/console-usage.png', fullPage: true });
+  await page.screenshot({ path: screenshotPath('console-usage.png'), fullPage: true });
 });

@@ -1,7 +1,7 @@
 import { type IncomingHttpHeaders, createServer } from 'node:http';
 import { expect, test } from '@playwright/test';
 import { verifyWebhook } from '../../packages/sdk/src/webhooks';
-import { signIn, tenantWithAdmin } from './support';
+import { signIn, tenantWithAdmin, screenshotPath } from './support';
 
 /** A receiver on 127.0.0.1 that records what it gets and answers 200. */
 async function startReceiver() {
@@ -55,7 +55,7 @@ test('an admin registers a webhook in the console, sees signed deliveries in the
     await expect(log.getByRole('row')).toHaveCount(3);
     await expect(log).toContainText('succeeded');
     await expect(log).toContainText('1 / 8');
-    await page.screenshot({ path: '../docs/screenshots/console-webhooks.png', fullPage: true });
+    await page.screenshot({ path: screenshotPath('console-webhooks.png'), fullPage: true });
 
     await log.getByRole('button', { name: /^Resend memory\.created/ }).click();
     await expect(log.getByRole('row')).toHaveCount(4);

@@ -4,9 +4,7 @@
  * the link token and uses the universal store, and the user revokes the agent on /passport.
  */
 import { type APIRequestContext, expect, test } from '@playwright/test';
-import { passportSignIn, tenantWithAdmin } from './support';
-
-const SHOTS = '../docs/screenshots';
+import { passportSignIn, tenantWithAdmin, screenshotPath } from './support';
 
 /** A tenant, one of its global agents (no redirect: the consent page says "done") and a link token for `u-42`. */
 async function agentWithLink(request: APIRequestContext, name: string) {
@@ -86,11 +84,11 @@ test('a user approves an agent on /connect, the agent reads only the granted cat
   await expect(what.getByRole('checkbox', { name: /Your goals/ })).not.toBeChecked();
   await expect(page.getByText('Verified', { exact: true })).toHaveCount(0);
   await page.getByRole('group', { name: 'Access' }).getByRole('radio', { name: /Read and write/ }).check();
-  await page.screenshot({ path: `${SHOTS}/passport-consent.png`, fullPage: true });
+  await page.screenshot({ path: screenshotPath('passport-consent.png'), fullPage: true });
 
   await page.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByRole('heading', { name: "You're connected — you can close this page" })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/passport-connected.png`, fullPage: true });
+  await page.screenshot({ path: screenshotPath('passport-connected.png'), fullPage: true });
 
   // The agent's backend exchanges the link token it holds for the user's X-Service-UUI token, once.
   const exchanged = await exchange(request, agentKey, linkToken);
@@ -152,7 +150,7 @@ test('a user approves an agent on /connect, the agent reads only the granted cat
   expect(answered.data.map((m) => m.content)).toEqual(['The user lives in Munich.']);
 
   await page.getByRole('tab', { name: 'Connected agents' }).click();
-  await page.screenshot({ path: `${SHOTS}/passport-agents.png`, fullPage: true });
+  await page.screenshot({ path: screenshotPath('passport-agents.png'), fullPage: true });
 
   await card.getByRole('button', { name: 'Revoke Trip Planner' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Trip Planner can no longer use your passport.' })).toBeVisible();

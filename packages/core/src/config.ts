@@ -54,6 +54,8 @@ const envSchema = z.object({
   MEMORY_JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
   MEMORY_JOB_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(15),
   MEMORY_JOB_POLL_MS: z.coerce.number().int().min(20).max(60_000).default(500),
+  /** Jobs one process runs at the same time (different end users): most of a job's time is database round trips. */
+  MEMORY_JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   MEMORY_JOB_BACKOFF_BASE_MS: z.coerce.number().int().min(10).max(600_000).default(2_000),
   MEMORY_IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(24).max(24 * 30).default(48),
   /** Minutes between runs of the embedded payload-retention scheduler (docs/provenance.md, Retention). */
@@ -150,6 +152,7 @@ export interface AppConfig {
     leaseSeconds: number;
     pollMs: number;
     backoffBaseMs: number;
+    concurrency: number;
   };
   idempotencyTtlHours: number;
   /** Minutes between embedded retention runs (Inngest mode uses its hourly cron). */
@@ -242,6 +245,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxAttempts: e.MEMORY_JOB_MAX_ATTEMPTS,
       leaseSeconds: e.MEMORY_JOB_LEASE_SECONDS,
       pollMs: e.MEMORY_JOB_POLL_MS,
+      concurrency: e.MEMORY_JOB_CONCURRENCY,
       backoffBaseMs: e.MEMORY_JOB_BACKOFF_BASE_MS,
     },
     idempotencyTtlHours: e.MEMORY_IDEMPOTENCY_TTL_HOURS,

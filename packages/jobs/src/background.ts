@@ -43,7 +43,7 @@ export async function startBackground(
   config: AppConfig,
   db: Db,
   log: Logger,
-  opts: { work: boolean; orphansAreDead: boolean; concurrency?: number },
+  opts: { work: boolean; orphansAreDead: boolean },
 ): Promise<Background> {
   // An embeddings endpoint when configured; else, with MEMORY_LOCAL_ENCODER=on, the offline encoder (a worker thread).
   const localEncoder: LocalEncoder | null = !config.embeddings && config.localEncoder ? createLocalEncoder() : null;
@@ -60,7 +60,7 @@ export async function startBackground(
           pollMs: config.jobs.pollMs,
           leaseSeconds: config.jobs.leaseSeconds,
           backoffBaseMs: config.jobs.backoffBaseMs,
-          ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+          concurrency: config.jobs.concurrency,
         },
         log,
       )

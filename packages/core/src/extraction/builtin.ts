@@ -1,6 +1,6 @@
 /**
  * The built-in, rule-based extraction provider: fast (well under 1 ms for a short conversation),
- * deterministic, no external services and no NLP libraries.
+ * deterministic, no external services; noun phrases come from compromise (entities.ts), everything else is rules.
  *
  * Pipeline: user messages → sentences (. ! ? newlines) → clauses (", and I", " and I ", "; ",
  * " but I ", comma splices that start a new first-person or "we" subject, a question's statement part,

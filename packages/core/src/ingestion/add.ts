@@ -2,7 +2,8 @@
  * POST /v1/memories/add. The quality gate decides first; accepted conversations become a source event
  * and a queued extraction job in one transaction together with the Idempotency-Key, so a crash can leave
  * neither a job without its key nor a key without its job. The queue is told after commit; if that
- * notification is lost the job row is still there and the embedded runner (or the Inngest re-sender) picks it up.
+ * notification is lost the job row is still there: a runner (embedded or a worker process) claims it from the table,
+ * and in Inngest mode the `memory-job-relay` cron sends its event again.
  */
 import { randomUUID } from 'node:crypto';
 import { type Db, and, eq, rows, sourceEvents, sql } from '@memory/db';
