@@ -1,7 +1,8 @@
 /**
  * The auth table, read from the generated OpenAPI document: every operation that declares a security scheme
  * refuses a request without credentials, with a wrong key or token, and (tenant-key operations) with a revoked
- * key — 401 problem+json, before any parameter or body is looked at.
+ * key — 401 problem+json, before any parameter or body is looked at. And every tenant-key operation with an id in
+ * its path answers 404 when the id belongs to another tenant, never the resource.
  */
 import { describe, expect, it } from 'vitest';
 import { Api, servers } from './client';
@@ -57,5 +58,62 @@ describe.each(servers())('auth table on $name', (server) => {
     expect(failures).toEqual([]);
     // the table is not empty: tenant, admin, agent, passport and universal operations were all checked
     expect(new Set(checked).size).toBeGreaterThan(40);
+  });
+
+  it('answers 404 for another tenant’s ids on every tenant-key operation with an id in its path', async () => {
+    const admin = new Api(server);
+    const doc = (await admin.get('/v1/openapi.json')).body as { security: Record<string, string[]>[]; paths: Record<string, Record<string, Operation>> };
+    const a = admin.withKey((await admin.createTenant()).api_key);
+    const b = admin.withKey((await admin.createTenant()).api_key);
+    // tenant A's resources, one of each kind that has an id in a path
+    const endpoint = await a.post('/v1/tenant/webhooks', { url: `${server.baseUrl}/hook-${Date.now()}`, event_types: ['memory.created'] });
+    expect(endpoint.status).toBe(201);
+    const add = await a.post('/v1/memories/add', { external_user_id: 'owner', messages: [{ role: 'user', content: 'I live in Madrid and I love jazz.' }] });
+    await a.waitForJob(add.body.job_id);
+    const memories = await a.get('/v1/memories?external_user_id=owner');
+    const key = await a.post('/v1/tenant/api-keys', { name: 'second' });
+    let delivery: string | undefined;
+    for (const deadline = Date.now() + 30_000; !delivery && Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+      delivery = (await a.get(`/v1/tenant/webhooks/${endpoint.body.data.id}/deliveries`)).body.data.items[0]?.id;
+    }
+    const ids: Record<string, string | undefined> = {
+      job_id: add.body.job_id,
+      memory_id: memories.body.data.items[0]?.id,
+      key_id: key.body.data.id,
+      endpoint_id: endpoint.body.data.id,
+      delivery_id: delivery,
+    };
+    for (const [name, id] of Object.entries(ids)) expect(id, name).toBeTruthy();
+    // ids no resource of this test carries, each checked where its feature is tested
+    const elsewhere: Record<string, string> = {
+      review_id: 'conflicts.test.ts: reviews of another tenant are 404',
+      external_user_id: 'customer-support.test.ts: another tenant’s customers are never shown',
+    };
+
+    const checked: string[] = [];
+    const failures: string[] = [];
+    for (const [template, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+        const schemes = new Set((op.security ?? doc.security).flatMap((x) => Object.keys(x)));
+        const params = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+        // tenant-key operations (the universal ones take an agent key with a passport token: universal.test.ts)
+        if (!schemes.has('ApiKey') || schemes.has('ServiceUui') || params.length === 0) continue;
+        const missing = params.filter((p) => !ids[p]);
+        if (missing.length) {
+          for (const p of missing) if (!elsewhere[p]) failures.push(`${method.toUpperCase()} ${template}: no resource of tenant A for {${p}}`);
+          continue;
+        }
+        const path = params.reduce((t, p) => t.replace(`{${p}}`, ids[p]!), template);
+        const res = await b.request(method.toUpperCase(), path, WRITES.has(method) ? {} : undefined);
+        checked.push(`${method.toUpperCase()} ${template}`);
+        if (res.status !== 404 || res.body?.code !== 'not_found') failures.push(`${method.toUpperCase()} ${template}: ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(checked.length).toBeGreaterThanOrEqual(8);
+    // and tenant A still has everything
+    expect((await a.get(`/v1/memories/jobs/${ids.job_id}`)).status).toBe(200);
+    expect((await a.get(`/v1/tenant/webhooks/${ids.endpoint_id}`)).status).toBe(200);
   });
 });
