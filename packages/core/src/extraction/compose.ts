@@ -16,29 +16,10 @@
  * | two people named in one memory (not the above)         | subject —mentions→ other person       |
  */
 import nlp from 'compromise';
-import type { ExtractedMemory } from './types';
+import type { ComposedEntity, ComposedRelationship, Composition, EntityKind, ExtractedMemory } from './types';
 
-export type EntityKind = 'person' | 'place' | 'organization' | 'thing';
+export type { ComposedEntity, ComposedRelationship, Composition, EntityKind };
 
-export interface ComposedEntity {
-  name: string;
-  normalized: string;
-  kind: EntityKind;
-  /** Indices into the memories array of the memories that mention it. */
-  memoryIndices: number[];
-}
-
-export interface ComposedRelationship {
-  subject: string;
-  predicate: string;
-  object: string;
-  memoryIndex: number;
-}
-
-export interface Composition {
-  entities: ComposedEntity[];
-  relationships: ComposedRelationship[];
-}
 
 export const USER_ENTITY = 'the user';
 

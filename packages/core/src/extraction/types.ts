@@ -1,6 +1,5 @@
 import type { MemoryCategory } from '../categories';
 import type { TokenUsage } from '../llm/openai-compatible';
-import type { Composition } from './compose';
 import type { ConversationMessage } from '../messages';
 
 export type { TokenUsage };
@@ -73,4 +72,27 @@ export interface ExtractionResult {
 export interface ExtractionProvider {
   readonly name: string;
   extract(input: ExtractionInput): Promise<ExtractionResult>;
+}
+
+/** The compositional pass's reading of a job's memories (compose.ts): its entities and relationships. */
+export type EntityKind = 'person' | 'place' | 'organization' | 'thing';
+
+export interface ComposedEntity {
+  name: string;
+  normalized: string;
+  kind: EntityKind;
+  /** Indices into the memories array of the memories that mention it. */
+  memoryIndices: number[];
+}
+
+export interface ComposedRelationship {
+  subject: string;
+  predicate: string;
+  object: string;
+  memoryIndex: number;
+}
+
+export interface Composition {
+  entities: ComposedEntity[];
+  relationships: ComposedRelationship[];
 }

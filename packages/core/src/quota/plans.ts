@@ -2,7 +2,7 @@
  * Plans, budgets and quota modes (docs/quotas.md). Pure: the catalogue, the period arithmetic and the rule that
  * turns consumption into `budget_remaining_pct` and a `QuotaMode`. The database side is in usage.ts.
  */
-import type { QuotaMode } from '../schemas/memories';
+import { PLAN_IDS, type PlanId, type QuotaMode } from '../schemas/memories';
 
 /** What a budget counts, per plan period. */
 export const BUDGET_UNITS = ['add_calls', 'retrieve_calls'] as const;
@@ -26,8 +26,7 @@ export interface PlanDefinition {
   rate_limits: RateLimits;
 }
 
-export const PLAN_IDS = ['free', 'pro', 'enterprise', 'unlimited'] as const;
-export type PlanId = (typeof PLAN_IDS)[number];
+export { PLAN_IDS, type PlanId };
 
 export const PLANS: Record<PlanId, PlanDefinition> = {
   free: {

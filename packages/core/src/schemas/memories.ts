@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { externalUserId, jsonObject, memoryCategory, requestMeta, retrieveCategory } from './common';
 import { findSecrets, looksLikeSecret } from '../ingestion/secrets';
 import { LIMITS } from './limits';
-import { PLAN_IDS } from '../quota/plans';
 
 export const conversationMessage = z
   .object({
@@ -68,6 +67,10 @@ export const addRequest = z
   .strict()
   .meta({ id: 'AddMemoriesRequest' });
 export type AddRequest = z.infer<typeof addRequest>;
+
+/** The plans a tenant can be on (their budgets: quota/plans.ts). */
+export const PLAN_IDS = ['free', 'pro', 'enterprise', 'unlimited'] as const;
+export type PlanId = (typeof PLAN_IDS)[number];
 
 export const QUOTA_MODES = ['FULL', 'PASSTHROUGH', 'DEGRADED_RETRIEVE', 'BLOCKED'] as const;
 export type QuotaMode = (typeof QUOTA_MODES)[number];
