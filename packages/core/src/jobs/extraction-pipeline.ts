@@ -543,44 +543,43 @@ async function storeComposition(
   if ('error' in composed) return { ...report, compositional_error: composed.error };
   const composition = composed;
   const { job } = ctx;
-  const ids = new Map<string, string>();
+  // Three statements for the whole job, whatever the number of entities: the entities (new ones inserted, known
+  // ones counted once more), the memory links, the relationships.
+  const linked = new Map<string, { e: Composition['entities'][number]; memoryIds: string[] }>();
   for (const e of composition.entities) {
     const memoryIds = [...new Set(e.memoryIndices.map((i) => stored[i]).filter((id): id is string => Boolean(id)))];
     if (memoryIds.length === 0) continue;
-    const [row] = await tx
+    const seen = linked.get(e.normalized);
+    // one row per normalized name: a statement may not update the same row twice
+    if (seen) seen.memoryIds = [...new Set([...seen.memoryIds, ...memoryIds])];
+    else linked.set(e.normalized, { e, memoryIds });
+  }
+  const ids = new Map<string, string>();
+  if (linked.size > 0) {
+    const rows = await tx
       .insert(entities)
-      .values({ id: randomUUID(), tenantId: job.tenantId, userId: job.userId, name: e.name, normalized: e.normalized, kind: e.kind })
+      .values([...linked.values()].map(({ e }) => ({ id: randomUUID(), tenantId: job.tenantId, userId: job.userId, name: e.name, normalized: e.normalized, kind: e.kind })))
       .onConflictDoUpdate({
         target: [entities.tenantId, entities.userId, entities.normalized],
         set: { mentionCount: sql`${entities.mentionCount} + 1`, updatedAt: sql`now()` },
       })
-      .returning({ id: entities.id });
-    ids.set(e.normalized, row.id);
+      .returning({ id: entities.id, normalized: entities.normalized });
+    for (const row of rows) ids.set(row.normalized, row.id);
     await tx
       .insert(memoryEntities)
-      .values(memoryIds.map((memoryId) => ({ tenantId: job.tenantId, memoryId, entityId: row.id })))
+      .values([...linked].flatMap(([normalized, { memoryIds }]) => memoryIds.map((memoryId) => ({ tenantId: job.tenantId, memoryId, entityId: ids.get(normalized)! }))))
       .onConflictDoNothing();
   }
-  let relationships = 0;
-  for (const r of composition.relationships) {
+  const relationshipRows = composition.relationships.flatMap((r) => {
     const subject = ids.get(r.subject);
     const object = ids.get(r.object);
-    if (!subject || !object) continue;
-    const inserted = await tx
-      .insert(entityRelationships)
-      .values({
-        id: randomUUID(),
-        tenantId: job.tenantId,
-        userId: job.userId,
-        subjectEntityId: subject,
-        predicate: r.predicate,
-        objectEntityId: object,
-        memoryId: stored[r.memoryIndex] ?? null,
-      })
-      .onConflictDoNothing()
-      .returning({ id: entityRelationships.id });
-    relationships += inserted.length;
-  }
+    if (!subject || !object) return [];
+    return [{ id: randomUUID(), tenantId: job.tenantId, userId: job.userId, subjectEntityId: subject, predicate: r.predicate, objectEntityId: object, memoryId: stored[r.memoryIndex] ?? null }];
+  });
+  const relationships =
+    relationshipRows.length === 0
+      ? 0
+      : (await tx.insert(entityRelationships).values(relationshipRows).onConflictDoNothing().returning({ id: entityRelationships.id })).length;
   return {
     ...report,
     compositional_pass_used: ids.size > 0,
