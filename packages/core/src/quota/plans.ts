@@ -3,6 +3,7 @@
  * turns consumption into `budget_remaining_pct` and a `QuotaMode`. The database side is in usage.ts.
  */
 import { PLAN_IDS, type PlanId, type QuotaMode } from '../schemas/memories';
+import { QUOTA_THRESHOLDS } from '../schemas/quotas';
 
 /** What a budget counts, per plan period. */
 export const BUDGET_UNITS = ['add_calls', 'retrieve_calls'] as const;
@@ -55,11 +56,7 @@ export const PLANS: Record<PlanId, PlanDefinition> = {
   },
 };
 
-/**
- * Thresholds on the remaining budget (percent): FULL above 20, DEGRADED_RETRIEVE at 20 or less, PASSTHROUGH at
- * 5 or less, BLOCKED at 0.
- */
-export const QUOTA_THRESHOLDS = { degraded_retrieve_at_pct: 20, passthrough_at_pct: 5, blocked_at_pct: 0 } as const;
+export { QUOTA_THRESHOLDS };
 
 export interface PlanOverrides {
   budgets?: Partial<Record<BudgetUnit, number | null>>;

@@ -1,8 +1,29 @@
 /** POST /v1/memories/retrieval-feedback: request and response (docs/lifecycle.md, "Feedback"). */
 import { z } from 'zod';
-import { FEEDBACK_OUTCOMES, FEEDBACK_OUTCOME_DESCRIPTIONS } from '../lifecycle/feedback-effects';
 import { jsonObject, requestMeta } from './common';
 import { LIMITS } from './limits';
+
+/** The outcomes an agent reports (their effects on a memory: lifecycle/feedback-effects.ts). */
+export const FEEDBACK_OUTCOMES = [
+  'used_successfully',
+  'partially_used',
+  'ignored',
+  'irrelevant',
+  'missing_context',
+  'user_corrected',
+] as const;
+
+export type FeedbackOutcome = (typeof FEEDBACK_OUTCOMES)[number];
+
+/** Plain-words meaning of each outcome, for the docs and the OpenAPI description. */
+export const FEEDBACK_OUTCOME_DESCRIPTIONS: Record<FeedbackOutcome, string> = {
+  used_successfully: 'the agent used the memories and the answer worked',
+  partially_used: 'some of the memories helped',
+  ignored: 'the agent did not need the memories (not wrong, just not used)',
+  irrelevant: 'the memories had nothing to do with the request',
+  missing_context: 'the agent lacked a fact the memories should have given; nothing returned is blamed',
+  user_corrected: 'the user said a memory is wrong; `correction` holds what the user said instead',
+};
 
 const outcomeList = FEEDBACK_OUTCOMES.join(', ');
 

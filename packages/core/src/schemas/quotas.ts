@@ -1,7 +1,12 @@
 /** Plans and usage (docs/quotas.md): the admin plan change and the usage report. */
 import { z } from 'zod';
-import { PLAN_IDS, QUOTA_THRESHOLDS } from '../quota/plans';
-import { QUOTA_MODES } from './memories';
+import { PLAN_IDS, QUOTA_MODES } from './memories';
+
+/**
+ * Thresholds on the remaining budget (percent): FULL above 20, DEGRADED_RETRIEVE at 20 or less, PASSTHROUGH at
+ * 5 or less, BLOCKED at 0.
+ */
+export const QUOTA_THRESHOLDS = { degraded_retrieve_at_pct: 20, passthrough_at_pct: 5, blocked_at_pct: 0 } as const;
 
 const budget = z.number().int().min(0).max(1_000_000_000).nullable();
 const perMinute = z.number().int().min(1).max(1_000_000).nullable();

@@ -1,5 +1,20 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENT_TYPES } from '../webhooks/catalogue';
+
+/** The webhook event types a tenant can subscribe to (descriptions: webhooks/catalogue.ts). */
+export const WEBHOOK_EVENT_TYPES = [
+  'job.completed',
+  'job.failed',
+  'memory.created',
+  'memory.updated',
+  'memory.archived',
+  'review.created',
+  'review.resolved',
+  'grant.created',
+  'grant.revoked',
+  'quota.mode_changed',
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const WEBHOOK_DELIVERIES_LIMIT_MAX = 100;
 

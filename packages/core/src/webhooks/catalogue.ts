@@ -1,18 +1,7 @@
-/** The webhook event types a tenant can subscribe to (docs/webhooks.md lists each payload and where it is emitted). */
-export const WEBHOOK_EVENT_TYPES = [
-  'job.completed',
-  'job.failed',
-  'memory.created',
-  'memory.updated',
-  'memory.archived',
-  'review.created',
-  'review.resolved',
-  'grant.created',
-  'grant.revoked',
-  'quota.mode_changed',
-] as const;
+/** What each webhook event type means (the types themselves are in schemas/webhooks.ts; docs/webhooks.md lists each payload). */
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../schemas/webhooks';
 
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType };
 
 export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'job.completed': 'An extraction or correction job finished (status completed or processed).',
