@@ -3,14 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { type Db, adminUsers, eq, tenants } from '@memory/db';
 import { z } from 'zod';
 import { Errors } from '../errors';
-import { normalizeEmail } from './rules';
+import { adminEmail, normalizeEmail } from '../schemas/email';
 
-export const adminEmail = z
-  .string()
-  .trim()
-  .max(254, 'must be at most 254 characters')
-  .email('must be an e-mail address')
-  .transform(normalizeEmail);
+export { adminEmail };
 
 export const createAdminRequest = z.object({ email: adminEmail }).strict().meta({ id: 'CreateAdminRequest' });
 

@@ -6,6 +6,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { sha256Hex } from '../crypto';
 import { CLIENT_ADDRESS_HEADER } from '../http/client-address';
+import { normalizeEmail } from '../schemas/email';
 
 export const OTP_RULES = {
   digits: 6,
@@ -39,7 +40,7 @@ export const SESSION_COOKIE = 'memory_console_session';
 /** Audience of console codes and sessions in the shared otp_codes / sessions tables. */
 export const ADMIN_AUDIENCE = 'admin';
 
-export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+export { normalizeEmail };
 
 /** SHA-256 of the normalised address: throttles and code lookups work without storing the address. */
 export const emailHash = (email: string): string => sha256Hex(normalizeEmail(email));

@@ -4,6 +4,7 @@
  * user is shown. The database code beside this file applies them; rules.test.ts pins them.
  */
 import type { SessionRules } from '../console/rules';
+import { urlProblem } from '../schemas/urls';
 
 /** Audience of passport codes and sessions in the shared otp_codes / sessions tables. */
 export const PASSPORT_AUDIENCE = 'passport';
@@ -25,26 +26,7 @@ export const PASSPORT_COOKIE = 'mem_passport';
 /** Typed confirmation for deleting a passport from the consent app. */
 export const DELETE_PASSPORT_CONFIRMATION = 'DELETE MY PASSPORT';
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/**
- * An agent's redirect_uri, website_url and logo_url: an absolute https URL (http only for a loopback host, for
- * local development), without user:password and, for redirects, without a fragment (RFC 6749 3.1.2).
- * The empty string is handled by the caller (it means "none").
- */
-export function urlProblem(value: string, opts: { redirect: boolean }): string | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'must be an absolute URL';
-  }
-  const loopback = LOOPBACK_HOSTS.has(url.hostname.toLowerCase()) || url.hostname.endsWith('.localhost');
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) return 'must use https (http only for localhost)';
-  if (url.username || url.password) return 'must not contain a user name or password';
-  if (opts.redirect && (url.hash || value.includes('#'))) return 'must not contain a fragment (#…)';
-  return null;
-}
+export { urlProblem };
 
 /** The link token's state as the consent page shows it. */
 export type LinkStatus = 'pending' | 'approved' | 'declined' | 'expired' | 'used' | 'invalid';

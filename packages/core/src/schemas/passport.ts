@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { MEMORY_CATEGORIES } from '../categories';
-import { adminEmail } from '../console/admins';
-import { urlProblem } from '../passport/rules';
+import { adminEmail } from './email';
+import { urlProblem } from './urls';
 import { externalUserId, memoryCategory } from './common';
 
 export const PASSPORT_LIMITS = {
