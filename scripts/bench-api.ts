@@ -12,14 +12,14 @@
  *
  * Results: <out>/api-<timestamp>.json and .md (default bench/results).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import type { DatabaseConfig } from '@memory/db';
 import postgres from 'postgres';
-import { ROOT, type RunningServer, startServer } from '../tests/integration/server';
+import { ROOT, type RunningServer, startServer, startWorker } from '../tests/integration/server';
 import {
   ADD_USERS,
   BENCH_USER,
@@ -482,23 +482,6 @@ interface WorkerRun {
   error?: string;
 }
 
-/** `node --import tsx src/main.ts` in apps/worker, as `npm run worker` starts it; resolves once it runs. */
-async function startWorkerProcess(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: path.join(ROOT, 'apps/worker'),
-    env: { ...(process.env as Record<string, string>), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d) => (out += d));
-  child.stderr?.on('data', (d) => (out += d));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', () => out.includes('memory-worker running') && resolve());
-    child.once('exit', (code) => reject(new Error(`worker exited (${code}) before it ran: ${out.slice(-500)}`)));
-  });
-  return child;
-}
-
 async function benchWorkers(workers: number, flags: Flags): Promise<WorkerRun> {
   const cleanup = new Cleanup();
   active.add(cleanup);
@@ -522,7 +505,7 @@ async function benchWorkers(workers: number, flags: Flags): Promise<WorkerRun> {
       servers.delete(server);
     });
     for (let i = 0; i < workers; i++) {
-      const child = await startWorkerProcess(env);
+      const { process: child } = await startWorker(env);
       cleanup.add('stop worker', async () => {
         if (child.exitCode !== null) return;
         const exited = new Promise((r) => child.once('exit', r));

@@ -107,3 +107,32 @@ export async function startServer(
     },
   };
 }
+
+export interface RunningWorker {
+  /** The worker id it claims jobs as (`locked_by`). */
+  id: string;
+  process: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+/** Starts a worker process (`node --import tsx src/main.ts` in apps/worker, as `npm run worker` does); resolves once it runs. */
+export async function startWorker(env: Record<string, string>): Promise<RunningWorker> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: path.join(ROOT, 'apps/worker'),
+    env: { ...(process.env as Record<string, string>), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const id = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', () => {
+      const m = /memory-worker running as (\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    void exited.then((code) => reject(new Error(`worker exited (${code}) before it ran:\n${out.slice(-2000)}`)));
+  });
+  return { id, process: child, output: () => out, exited };
+}

@@ -5,14 +5,14 @@
  * out: another worker finishes it, once. The jobs call a local fake chat-completions server, so a job can be held
  * open on purpose (the model "thinks" until the test is done with the worker).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { type FakeOpenAI, startFakeOpenAI } from '@memory/core/testing/fake-openai';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api } from './client';
-import { PG_ADMIN_URL, ROOT, type RunningServer, startServer, tempDataDir } from './server';
+import { PG_ADMIN_URL, ROOT, type RunningServer, type RunningWorker, startServer, startWorker as startWorkerProcess, tempDataDir } from './server';
 
 const LEASE_SECONDS = '5';
 const dbName = `memory_workers_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
@@ -26,14 +26,7 @@ let sql: postgres.Sql;
 let fake: FakeOpenAI;
 let web: RunningServer;
 let api: Api;
-const workers: Worker[] = [];
-
-interface Worker {
-  id: string;
-  process: ChildProcess;
-  output(): string;
-  exited: Promise<number | null>;
-}
+const workers: RunningWorker[] = [];
 
 const llmEnv = () => ({
   MEMORY_EXTRACTOR: 'openai-chat',
@@ -43,26 +36,9 @@ const llmEnv = () => ({
   MEMORY_LLM_MAX_RETRIES: '0',
 });
 
-/** Starts `node --import tsx src/main.ts` in apps/worker, as `npm run worker` does; resolves once it runs. */
-async function startWorker(env: Record<string, string>): Promise<Worker> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: path.join(ROOT, 'apps/worker'),
-    env: { ...(process.env as Record<string, string>), MEMORY_LOG_LEVEL: 'warn', MEMORY_JOB_POLL_MS: '50', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d) => (out += d));
-  child.stderr?.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const id = await new Promise<string>((resolve, reject) => {
-    const check = () => {
-      const m = /memory-worker running as (\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    };
-    child.stdout?.on('data', check);
-    void exited.then((code) => reject(new Error(`worker exited (${code}) before it ran:\n${out}`)));
-  });
-  const worker = { id, process: child, output: () => out, exited };
+/** A worker process with the test's defaults, stopped by afterAll. */
+async function startWorker(env: Record<string, string>): Promise<RunningWorker> {
+  const worker = await startWorkerProcess({ MEMORY_LOG_LEVEL: 'warn', MEMORY_JOB_POLL_MS: '50', ...env });
   workers.push(worker);
   return worker;
 }
