@@ -23,8 +23,13 @@ export { acquireDataDirLock, releaseDataDirLock, readDataDirLock, DataDirLockedE
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export type DatabaseConfig =
-  | { kind: 'postgres'; url: string; poolSize?: number; connectTimeoutSeconds?: number; statementTimeoutMs?: number }
-  | { kind: 'pglite'; dataDir: string | null };
+  | { kind: 'postgres'; url: string; poolSize?: number; connectTimeoutSeconds?: number; statementTimeoutMs?: number; onQuery?: QueryObserver }
+  | { kind: 'pglite'; dataDir: string | null; onQuery?: QueryObserver };
+
+/** Called with every statement Drizzle sends (benchmarks count statements per step: `npm run bench:stages`). */
+export type QueryObserver = (query: string) => void;
+
+const observe = (onQuery: QueryObserver | undefined) => (onQuery ? { logger: { logQuery: (query: string) => onQuery(query) } } : {});
 
 export interface Database {
   kind: 'postgres' | 'pglite';
@@ -45,7 +50,7 @@ export function createDatabase(config: DatabaseConfig): Database {
       // Keep Date objects for timestamptz; bigint as number for counters.
       types: { bigint: postgres.BigInt },
     });
-    const db = drizzlePostgres(client, { schema }) as unknown as Db;
+    const db = drizzlePostgres(client, { schema, ...observe(config.onQuery) }) as unknown as Db;
     return {
       kind: 'postgres',
       db,
@@ -55,7 +60,7 @@ export function createDatabase(config: DatabaseConfig): Database {
   }
   if (config.dataDir) mkdirSync(config.dataDir, { recursive: true });
   const client = new PGlite(config.dataDir ?? undefined);
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = drizzlePglite(client, { schema, ...observe(config.onQuery) }) as unknown as Db;
   return {
     kind: 'pglite',
     db,

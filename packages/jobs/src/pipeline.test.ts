@@ -1,7 +1,7 @@
 /** The store step beyond plain memories: pending candidates, the compositional pass, embeddings. */
-import { BuiltinExtractor, OpenAIEmbeddings, addMemories, createTenant, getJobView } from '@memory/core';
+import { BuiltinExtractor, type ExtractionProvider, OpenAIEmbeddings, addMemories, createTenant, getJobView } from '@memory/core';
 import { type FakeOpenAI, startFakeOpenAI } from '@memory/core/testing/fake-openai';
-import { type Database, and, entities, entityRelationships, eq, memories, memoryEntities, pendingCandidates } from '@memory/db';
+import { type Database, and, claimRevisions, entities, entityRelationships, eq, memories, memoryEntities, pendingCandidates } from '@memory/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExtraction } from './extraction';
 import { openTestDatabase, testAddDeps } from './test-support';
@@ -124,5 +124,69 @@ describe('embeddings after the store step', () => {
       expect(r.embeddingModel).toBe('openai-embeddings:fake-embed');
       expect(r.embedding).toHaveLength(8);
     }
+  });
+});
+
+describe('one run, several memories', () => {
+  /** An extractor that returns these statements (confident, one per message) whatever the conversation says. */
+  const saying = (...contents: string[]): ExtractionProvider => ({
+    name: 'scripted',
+    extract: async () => {
+      const result = await new BuiltinExtractor().extract({ messages: [], observedAt: new Date() });
+      return {
+        ...result,
+        memories: contents.map((content, i) => ({ content, category: 'fact' as const, importance: 0.5, confidence: 0.9, messageIndices: [i] })),
+      };
+    },
+  });
+
+  async function runner() {
+    const tenant = await createTenant(database.db, `t-${Math.random()}`);
+    const auth = { tenantId: tenant.tenant_id, apiKeyId: tenant.api_key_id };
+    const run = async (extractor: ExtractionProvider) => {
+      const res = await addMemories(
+        testAddDeps(database.db),
+        auth,
+        { external_user_id: 'u1', messages: [{ role: 'user', content: 'whatever the extractor is told to find' }] },
+        { requestId: crypto.randomUUID() },
+      );
+      await runExtraction(res.body.job_id as string, direct, { db: database.db, extractor });
+      return (await getJobView(database.db, auth.tenantId, res.body.job_id as string)) as NonNullable<Awaited<ReturnType<typeof getJobView>>>;
+    };
+    const rows = () => database.db.select().from(memories).where(eq(memories.tenantId, auth.tenantId)).orderBy(memories.createdAt);
+    const ledger = () => database.db.select().from(claimRevisions).where(eq(claimRevisions.tenantId, auth.tenantId));
+    return { run, rows, ledger };
+  }
+
+  it('stores a fact said twice in one conversation once', async () => {
+    const { run, rows, ledger } = await runner();
+    await run(saying('The user lives in Lisbon.', 'The user lives in Lisbon.'));
+    expect((await rows()).map((r) => r.content)).toEqual(['The user lives in Lisbon.']);
+    expect((await ledger()).filter((l) => l.action === 'created')).toHaveLength(1);
+  });
+
+  it('reinforces an earlier memory once per repetition, each from the score the one before left', async () => {
+    const { run, rows, ledger } = await runner();
+    await run(saying('The user lives in Lisbon.'));
+    await run(saying('The user lives in Lisbon.', 'The user lives in Lisbon.'));
+    const [memory] = await rows();
+    const steps = (await ledger()).filter((l) => l.action === 'reinforced').map((l) => l.details as { importance_before: number; importance_after: number });
+    expect(steps).toHaveLength(2);
+    expect(steps[1].importance_before).toBe(steps[0].importance_after);
+    expect(memory.importance).toBeCloseTo(steps[1].importance_after, 5);
+  });
+
+  it('checks a later memory of the run against what is active after the earlier ones changed it', async () => {
+    const { run, rows, ledger } = await runner();
+    await run(saying('The user lives in Lisbon.'));
+    const view = await run(saying('The user moved to Porto.', 'The user lives in Lisbon.'));
+    const all = await rows();
+    const lisbon = all.filter((r) => r.content === 'The user lives in Lisbon.');
+    const porto = all.find((r) => r.content === 'The user moved to Porto.');
+    // the first Lisbon lost to Porto; saying Lisbon again in the same run does not reinforce the memory that lost
+    expect(lisbon[0]).toMatchObject({ status: 'inactive', supersededBy: porto?.id });
+    expect((await ledger()).filter((l) => l.action === 'reinforced')).toHaveLength(0);
+    expect((await ledger()).filter((l) => l.action === 'superseded').map((l) => l.memoryId)).toEqual([lisbon[0].id]);
+    expect(view).toMatchObject({ memories_created: 2 });
   });
 });

@@ -12,6 +12,7 @@ import {
   extractionJobs,
   inArray,
   memories,
+  or,
   memoryEntities,
   pendingCandidates,
   reviews,
@@ -103,8 +104,19 @@ export async function storeExtractionResult(
   // The compositional pass is CPU work on the memories alone: done before the transaction holds its locks.
   const composed = composeOrError(result);
   return db.transaction(async (tx) => {
-    const [job] = await tx.select().from(extractionJobs).where(eq(extractionJobs.id, jobId)).for('update');
-    if (!job) throw new PermanentJobError(`job ${jobId} does not exist`);
+    // The job (locked: one run stores at a time), its source event, and whether the user has pending candidates.
+    const [row] = await tx
+      .select({
+        job: extractionJobs,
+        event: sourceEvents,
+        hasPending: sql<boolean>`exists (select 1 from ${pendingCandidates} where ${pendingCandidates.tenantId} = ${extractionJobs.tenantId} and ${pendingCandidates.userId} = ${extractionJobs.userId} and ${pendingCandidates.status} = 'pending')`,
+      })
+      .from(extractionJobs)
+      .leftJoin(sourceEvents, eq(sourceEvents.id, extractionJobs.sourceEventId))
+      .where(eq(extractionJobs.id, jobId))
+      .for('update', { of: extractionJobs });
+    if (!row) throw new PermanentJobError(`job ${jobId} does not exist`);
+    const { job, event } = row;
     if (job.status === 'completed' || job.status === 'processed') {
       return {
         status: job.status as StoreSummary['status'],
@@ -112,8 +124,7 @@ export async function storeExtractionResult(
         memories_reinforced: Number((job.extractionMetadata as Record<string, unknown>).memories_reinforced ?? 0),
       };
     }
-    const [event] = await tx.select().from(sourceEvents).where(eq(sourceEvents.id, job.sourceEventId));
-    if (event && conversation.sentiment !== undefined) {
+    if (event && conversation.sentiment !== undefined && conversation.sentiment !== event.sentiment) {
       await tx.update(sourceEvents).set({ sentiment: conversation.sentiment }).where(eq(sourceEvents.id, event.id));
     }
     const ctx: StoreContext = {
@@ -125,14 +136,21 @@ export async function storeExtractionResult(
       rules: new Map(),
       writer: new MemoryWriter(tx as unknown as Db, job.tenantId),
       reviewsOpened: [],
+      // none to read when the user has none: the ones this run buffers are added as it goes
+      ...(row.hasPending ? {} : { pending: [] }),
+      known: new Map(),
+      thisJob: new Map(),
+      inserts: [],
     };
+    const claims = result.memories.map((m) => claimOfMemory(m));
+    await loadKnown(tx as unknown as Db, ctx, result.memories, claims);
     let created = 0;
     let reinforced = 0;
     let buffered = 0;
     let promoted = 0;
     const stored: (string | null)[] = [];
-    for (const m of result.memories) {
-      const { outcome, id, confirmed } = await storeOne(tx as unknown as Db, ctx, m);
+    for (const [i, m] of result.memories.entries()) {
+      const { outcome, id, confirmed } = await storeOne(tx as unknown as Db, ctx, m, claims[i]);
       if (outcome === 'created' || outcome === 'promoted') created++;
       if (outcome === 'reinforced') reinforced++;
       if (outcome === 'buffered') buffered++;
@@ -140,6 +158,7 @@ export async function storeExtractionResult(
       promoted += confirmed;
       stored.push(id);
     }
+    await flushInserts(tx as unknown as Db, ctx);
     const compositional = await storeComposition(tx as unknown as Db, ctx, result, composed, stored);
     const passagesIndexed =
       event && conversation.messages
@@ -201,6 +220,50 @@ interface StoreContext {
   writer: MemoryWriter;
   /** The reviews this run opened: their webhook events are recorded with the job's completion. */
   reviewsOpened: WebhookEventInput['data'][];
+  /**
+   * The user's active memories that share a fingerprint or a claim subject with this run's memories, read once
+   * (`loadKnown`) and kept current as this run reinforces and supersedes them.
+   */
+  known: Map<string, MemoryRow>;
+  /** This run's memories by fingerprint: the id, and whether it was stored active. */
+  thisJob: Map<string, { id: string; active: boolean }>;
+  /** This run's new memories, written in one statement (`flushInserts`) before anything links to them. */
+  inserts: (typeof memories.$inferInsert)[];
+}
+
+/** Reads, in one statement, the user's active memories any of this run's memories may repeat or contradict. */
+async function loadKnown(tx: Db, ctx: StoreContext, found: readonly ExtractedMemory[], claims: readonly (Claim | null)[]) {
+  if (found.length === 0) return;
+  const fingerprints = [...new Set(found.map((m) => memoryFingerprint(m.content)))];
+  const subjects = [...new Set(claims.flatMap((c) => (c ? [c.subject] : [])))];
+  const rows = await tx
+    .select()
+    .from(memories)
+    .where(
+      and(
+        eq(memories.tenantId, ctx.job.tenantId),
+        eq(memories.userId, ctx.job.userId),
+        eq(memories.status, 'active'),
+        subjects.length > 0 ? or(inArray(memories.fingerprint, fingerprints), inArray(memories.subject, subjects)) : inArray(memories.fingerprint, fingerprints),
+      ),
+    );
+  for (const r of rows) ctx.known.set(r.id, r);
+}
+
+/** An active memory of the user with this fingerprint: this run's own first, then one read by `loadKnown`. */
+function activeWithFingerprint(ctx: StoreContext, fingerprint: string): { id: string; jobId: string | null; row: MemoryRow | null } | null {
+  const own = ctx.thisJob.get(fingerprint);
+  if (own?.active) return { id: own.id, jobId: ctx.job.id, row: null };
+  for (const r of ctx.known.values()) if (r.status === 'active' && r.fingerprint === fingerprint) return { id: r.id, jobId: r.jobId, row: r };
+  return null;
+}
+
+/** Writes this run's new memories (one statement). Every one must be new: a conflict means another run stored them. */
+async function flushInserts(tx: Db, ctx: StoreContext) {
+  if (ctx.inserts.length === 0) return;
+  const rows = ctx.inserts.splice(0);
+  const inserted = await tx.insert(memories).values(rows).onConflictDoNothing().returning({ id: memories.id });
+  if (inserted.length !== rows.length) throw new Error(`job ${ctx.job.id}: ${rows.length - inserted.length} of its memories were already stored`);
 }
 
 async function writerRules(tx: Db, ctx: StoreContext, writerId: string | null): Promise<Rules | null> {
@@ -229,12 +292,15 @@ function ledger(
 async function reinforce(tx: Db, ctx: StoreContext, existing: MemoryRow, m: ExtractedMemory, why: string) {
   const { importance, confidence } = reinforcedScores(existing, m);
   await tx.update(memories).set({ importance, confidence, updatedAt: sql`now()` }).where(eq(memories.id, existing.id));
+  const importanceBefore = existing.importance;
+  existing.importance = importance;
+  existing.confidence = confidence;
   ledger(ctx, existing, {
     action: 'reinforced',
     from: existing.status,
     to: existing.status,
     reason: why,
-    details: { importance_before: existing.importance, importance_after: importance, message_indices: m.messageIndices },
+    details: { importance_before: importanceBefore, importance_after: importance, message_indices: m.messageIndices },
   });
 }
 
@@ -257,15 +323,15 @@ type StoreOutcome = { outcome: 'created' | 'reinforced' | 'buffered' | 'promoted
  */
 export const PENDING = { maxConfidence: 0.6, promoteAfter: 2, promotedConfidence: 0.7 } as const;
 
-async function storeOne(tx: Db, ctx: StoreContext, m: ExtractedMemory): Promise<StoreOutcome> {
+async function storeOne(tx: Db, ctx: StoreContext, m: ExtractedMemory, claim: Claim | null): Promise<StoreOutcome> {
   const fingerprint = memoryFingerprint(m.content);
   if (m.confidence < PENDING.maxConfidence) {
     const weak = await bufferWeakSignal(tx, ctx, m, fingerprint);
     if (weak) return weak;
-    const r = await storeMemory(tx, ctx, { ...m, confidence: Math.max(m.confidence, PENDING.promotedConfidence) }, fingerprint);
+    const r = await storeMemory(tx, ctx, { ...m, confidence: Math.max(m.confidence, PENDING.promotedConfidence) }, fingerprint, claim);
     return { ...r, outcome: 'promoted' };
   }
-  const r = await storeMemory(tx, ctx, m, fingerprint);
+  const r = await storeMemory(tx, ctx, m, fingerprint, claim);
   const confirmed = r.outcome === 'created' && r.id ? await confirmPending(tx, ctx, m, fingerprint, r.id) : 0;
   return { ...r, confirmed };
 }
@@ -273,13 +339,8 @@ async function storeOne(tx: Db, ctx: StoreContext, m: ExtractedMemory): Promise<
 /** Buffers a weak signal; null means "promote it now" (it has been said often enough). */
 async function bufferWeakSignal(tx: Db, ctx: StoreContext, m: ExtractedMemory, fingerprint: string): Promise<StoreOutcome | null> {
   const { job } = ctx;
-  const [active] = await tx
-    .select({ id: memories.id, jobId: memories.jobId })
-    .from(memories)
-    .where(and(eq(memories.tenantId, job.tenantId), eq(memories.userId, job.userId), eq(memories.fingerprint, fingerprint), eq(memories.status, 'active')))
-    .limit(1);
   // Already a memory: storeMemory reinforces it.
-  if (active) return null;
+  if (activeWithFingerprint(ctx, fingerprint)) return null;
   const [candidate] = await tx
     .select()
     .from(pendingCandidates)
@@ -351,35 +412,23 @@ async function confirmPending(tx: Db, ctx: StoreContext, m: ExtractedMemory, fin
   return confirmed.length;
 }
 
-async function storeMemory(tx: Db, ctx: StoreContext, m: ExtractedMemory, fingerprint: string): Promise<StoreOutcome> {
+/** `claim`: the provider's own claim when it gave one (the pluggable step), else the built-in rules' (`claimOfMemory`). */
+async function storeMemory(tx: Db, ctx: StoreContext, m: ExtractedMemory, fingerprint: string, claim: Claim | null): Promise<StoreOutcome> {
   const { job } = ctx;
   const created = (id: string | null): StoreOutcome => ({ outcome: 'created', id, confirmed: 0 });
   const reinforced = (id: string): StoreOutcome => ({ outcome: 'reinforced', id, confirmed: 0 });
-  const [same] = await tx
-    .select()
-    .from(memories)
-    .where(
-      and(eq(memories.tenantId, job.tenantId), eq(memories.userId, job.userId), eq(memories.fingerprint, fingerprint), eq(memories.status, 'active')),
-    )
-    .limit(1);
+  const same = activeWithFingerprint(ctx, fingerprint);
   if (same) {
-    // Written by an earlier run of this same job: it counts as created, once.
-    if (same.jobId === job.id) return created(same.id);
-    await reinforce(tx, ctx, same, m, 'the same fact was stated again');
+    // Said earlier in this same run: it counts as created, once more.
+    if (same.jobId === job.id || !same.row) return created(same.id);
+    await reinforce(tx, ctx, same.row, m, 'the same fact was stated again');
     return reinforced(same.id);
   }
+  // Said earlier in this run and stored inactive (it lost a conflict, or waits for a review): nothing more to store.
+  if (ctx.thisJob.has(fingerprint)) return created(null);
 
-  // The provider's own claim when it gave one (the pluggable step), else the built-in rules.
-  const claim = claimOfMemory(m);
   const rivals = claim
-    ? (
-        await tx
-          .select()
-          .from(memories)
-          .where(
-            and(eq(memories.tenantId, job.tenantId), eq(memories.userId, job.userId), eq(memories.subject, claim.subject), eq(memories.status, 'active')),
-          )
-      ).filter((r) => r.jobId !== job.id)
+    ? [...ctx.known.values()].filter((r) => r.status === 'active' && r.subject === claim.subject && r.jobId !== job.id)
     : [];
   const id = randomUUID();
   if (!claim || rivals.length === 0) return storeNew(tx, ctx, m, { id, fingerprint, claim, supersede: [], ties: [] });
@@ -422,7 +471,7 @@ async function storeMemory(tx: Db, ctx: StoreContext, m: ExtractedMemory, finger
     return reinforced(plan.memoryId);
   }
   if (plan.kind === 'lose') {
-    await insertMemory(tx, ctx, m, { id, fingerprint, claim, status: 'inactive', supersededBy: plan.to });
+    insertMemory(ctx, m, { id, fingerprint, claim, status: 'inactive', supersededBy: plan.to });
     ledger(ctx, { id, content: m.content }, {
       action: 'created',
       from: null,
@@ -453,9 +502,7 @@ async function storeNew(
   const created = (memoryId: string | null): StoreOutcome => ({ outcome: 'created', id: memoryId, confirmed: 0 });
   const losers = o.supersede;
   const status: 'active' | 'inactive' = ties.length > 0 ? 'inactive' : 'active';
-  const inserted = await insertMemory(tx, ctx, m, { id, fingerprint, claim, status, supersededBy: null });
-  // The (job_id, fingerprint) row exists from an earlier run of this job.
-  if (!inserted) return created(null);
+  insertMemory(ctx, m, { id, fingerprint, claim, status, supersededBy: null });
   ledger(ctx, { id, content: m.content }, {
     action: 'created',
     from: null,
@@ -465,6 +512,8 @@ async function storeNew(
   });
   for (const { rival, by } of losers) {
     await tx.update(memories).set({ status: 'inactive', supersededBy: id, updatedAt: sql`now()` }).where(eq(memories.id, rival.id));
+    rival.status = 'inactive';
+    rival.supersededBy = id;
     ledger(ctx, rival, {
       action: 'superseded',
       from: 'active',
@@ -475,6 +524,7 @@ async function storeNew(
   }
   for (const rival of ties) {
     await tx.update(memories).set({ status: 'inactive', updatedAt: sql`now()` }).where(eq(memories.id, rival.id));
+    rival.status = 'inactive';
     const reviewId = randomUUID();
     const rivalClaim = detectClaim(rival.content);
     await tx.insert(reviews).values({
@@ -588,37 +638,33 @@ async function storeComposition(
   };
 }
 
-async function insertMemory(
-  tx: Db,
+/** Queues a new memory of this run for `flushInserts`. */
+function insertMemory(
   ctx: StoreContext,
   m: ExtractedMemory,
   o: { id: string; fingerprint: string; claim: Pick<Claim, 'subject' | 'value' | 'negated'> | null; status: string; supersededBy: string | null },
-): Promise<boolean> {
-  const inserted = await tx
-    .insert(memories)
-    .values({
-      id: o.id,
-      tenantId: ctx.job.tenantId,
-      userId: ctx.job.userId,
-      agentId: ctx.agentId,
-      content: m.content,
-      category: m.category,
-      status: o.status,
-      importance: m.importance,
-      confidence: m.confidence,
-      fingerprint: o.fingerprint,
-      sourceEventId: ctx.job.sourceEventId,
-      jobId: ctx.job.id,
-      messageIndices: m.messageIndices,
-      observedAt: ctx.observedAt,
-      subject: o.claim?.subject ?? null,
-      claimValue: o.claim?.value ?? null,
-      claimNegated: o.claim?.negated ?? false,
-      writerId: ctx.writerId,
-      supersededBy: o.supersededBy,
-      ...analyseForIndex(m.content, undefined, slotWords(o.claim)),
-    })
-    .onConflictDoNothing()
-    .returning({ id: memories.id });
-  return inserted.length > 0;
+): void {
+  ctx.thisJob.set(o.fingerprint, { id: o.id, active: o.status === 'active' });
+  ctx.inserts.push({
+    id: o.id,
+    tenantId: ctx.job.tenantId,
+    userId: ctx.job.userId,
+    agentId: ctx.agentId,
+    content: m.content,
+    category: m.category,
+    status: o.status,
+    importance: m.importance,
+    confidence: m.confidence,
+    fingerprint: o.fingerprint,
+    sourceEventId: ctx.job.sourceEventId,
+    jobId: ctx.job.id,
+    messageIndices: m.messageIndices,
+    observedAt: ctx.observedAt,
+    subject: o.claim?.subject ?? null,
+    claimValue: o.claim?.value ?? null,
+    claimNegated: o.claim?.negated ?? false,
+    writerId: ctx.writerId,
+    supersededBy: o.supersededBy,
+    ...analyseForIndex(m.content, undefined, slotWords(o.claim)),
+  });
 }

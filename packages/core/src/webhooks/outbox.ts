@@ -5,7 +5,7 @@
  * transaction. A tenant without a subscribed endpoint costs one indexed read and nothing is stored.
  */
 import { randomUUID } from 'node:crypto';
-import { type Db, rows, sql } from '@memory/db';
+import { type Db, type SQL, rows, sql } from '@memory/db';
 import type { WebhookEventType } from './catalogue';
 
 export interface WebhookEventInput {
@@ -39,21 +39,20 @@ export async function recordWebhookEventsWith(
   );
   if (endpoints.length === 0) return 0;
   const events = await build();
-  let deliveries = 0;
   const timestamp = new Date().toISOString();
+  // Two statements whatever the number of events: the events, then one delivery per event and listening endpoint.
+  const eventRows: SQL[] = [];
+  const deliveryRows: SQL[] = [];
   for (const e of events) {
     const targets = endpoints.filter((ep) => ep.event_types.includes(e.type));
     if (targets.length === 0) continue;
     const id = randomUUID();
     const payload = { type: e.type, timestamp, data: e.data };
-    await db.execute(
-      sql`INSERT INTO webhook_events (id, tenant_id, type, payload) VALUES (${id}, ${tenantId}, ${e.type}, ${JSON.stringify(payload)}::jsonb)`,
-    );
-    const values = targets.map((ep) => sql`(${randomUUID()}, ${tenantId}, ${ep.id}, ${id}, ${e.type})`);
-    await db.execute(
-      sql`INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type) VALUES ${sql.join(values, sql`, `)}`,
-    );
-    deliveries += targets.length;
+    eventRows.push(sql`(${id}, ${tenantId}, ${e.type}, ${JSON.stringify(payload)}::jsonb)`);
+    for (const ep of targets) deliveryRows.push(sql`(${randomUUID()}, ${tenantId}, ${ep.id}, ${id}, ${e.type})`);
   }
-  return deliveries;
+  if (eventRows.length === 0) return 0;
+  await db.execute(sql`INSERT INTO webhook_events (id, tenant_id, type, payload) VALUES ${sql.join(eventRows, sql`, `)}`);
+  await db.execute(sql`INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type) VALUES ${sql.join(deliveryRows, sql`, `)}`);
+  return deliveryRows.length;
 }
