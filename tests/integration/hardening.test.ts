@@ -147,4 +147,19 @@ describe.each(servers())('hostile input on $name', (server) => {
     });
     expect(['normal', 'delayed']).toContain(ready.body.jobs.backlog.processing_status);
   });
+
+  it("runs its jobs' extraction and store preparation on an extraction thread, not the event loop", async () => {
+    const api = await tenantApi(server);
+    const add = await api.post('/v1/memories/add', {
+      external_user_id: 'threaded',
+      messages: [{ role: 'user', content: 'I keep bees on my roof in Ghent and my favourite tool is a smoker.' }],
+    });
+    expect(add.status).toBe(200);
+    const job = await api.waitForJob(add.body.job_id);
+    expect(job.status).toBe('completed');
+    const ready = await new Api(server).get('/v1/health/ready');
+    // the add's job called the thread at least twice: extract, then prepare the store step
+    expect(ready.body.jobs.threads).toMatchObject({ size: 1, started: 1, failures: 0 });
+    expect(ready.body.jobs.threads.calls).toBeGreaterThanOrEqual(2);
+  });
 });

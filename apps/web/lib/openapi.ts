@@ -603,7 +603,7 @@ function buildPaths() {
         responses: {
           '200': {
             description:
-              '`{ status: "ready", database: { status, engine, latency_ms }, jobs: { mode, runner, backlog: { depth, oldest_wait_seconds, processing_status, processing_eta_seconds } } }`',
+              '`{ status: "ready", database: { status, engine, latency_ms }, jobs: { mode, runner, backlog: { depth, oldest_wait_seconds, processing_status, processing_eta_seconds }, threads: { size, started, calls, failures } | null } }`',
           },
           '503': problem('`database_unavailable`: the database did not answer within 2 s; `database` and `jobs` as above (`backlog: null`).'),
         },

@@ -56,6 +56,8 @@ const envSchema = z.object({
   MEMORY_JOB_POLL_MS: z.coerce.number().int().min(20).max(60_000).default(500),
   /** Jobs one process runs at the same time (different end users): most of a job's time is database round trips. */
   MEMORY_JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** Worker threads for the built-in extractor and the store step's CPU work (jobs/threads.ts); 0 = the event loop. */
+  MEMORY_EXTRACTION_THREADS: z.coerce.number().int().min(0).max(16).default(1),
   MEMORY_JOB_BACKOFF_BASE_MS: z.coerce.number().int().min(10).max(600_000).default(2_000),
   MEMORY_IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(24).max(24 * 30).default(48),
   /** Minutes between runs of the embedded payload-retention scheduler (docs/provenance.md, Retention). */
@@ -153,6 +155,8 @@ export interface AppConfig {
     pollMs: number;
     backoffBaseMs: number;
     concurrency: number;
+    /** Extraction threads per process (MEMORY_EXTRACTION_THREADS); 0 keeps the work on the event loop. */
+    threads: number;
   };
   idempotencyTtlHours: number;
   /** Minutes between embedded retention runs (Inngest mode uses its hourly cron). */
@@ -246,6 +250,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       leaseSeconds: e.MEMORY_JOB_LEASE_SECONDS,
       pollMs: e.MEMORY_JOB_POLL_MS,
       concurrency: e.MEMORY_JOB_CONCURRENCY,
+      threads: e.MEMORY_EXTRACTION_THREADS,
       backoffBaseMs: e.MEMORY_JOB_BACKOFF_BASE_MS,
     },
     idempotencyTtlHours: e.MEMORY_IDEMPOTENCY_TTL_HOURS,

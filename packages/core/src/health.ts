@@ -4,6 +4,7 @@
  * liveness probe that touches nothing.
  */
 import { type Db, sql } from '@memory/db';
+import type { ExtractionThreads } from './jobs/threads';
 import { type BacklogHealth, sampleBacklog, estimateBacklog } from './quota/backlog';
 
 export interface Readiness {
@@ -15,6 +16,8 @@ export interface Readiness {
     runner: 'running' | 'off' | 'inngest';
     /** null when the database is unavailable. */
     backlog: (BacklogHealth & { depth: number; oldest_wait_seconds: number }) | null;
+    /** This process's extraction threads (MEMORY_EXTRACTION_THREADS, docs/workers.md); null when jobs' CPU work stays on the event loop. */
+    threads: { size: number; started: number; calls: number; failures: number } | null;
   };
 }
 
@@ -26,11 +29,14 @@ export async function checkReadiness(deps: {
   engine: 'postgres' | 'pglite';
   jobMode: 'embedded' | 'inngest';
   runnerRunning: boolean;
+  threads?: Pick<ExtractionThreads, 'size' | 'stats'> | null;
   backlog: { thresholdSeconds: number; rateWindowSeconds: number };
   timeoutMs?: number;
   now?: Date;
 }): Promise<Readiness> {
   const runner = deps.jobMode === 'inngest' ? 'inngest' : deps.runnerRunning ? 'running' : 'off';
+  const counts = deps.threads?.stats();
+  const threads = deps.threads && counts ? { size: deps.threads.size, started: counts.starts, calls: counts.calls, failures: counts.failures } : null;
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -47,13 +53,14 @@ export async function checkReadiness(deps: {
         mode: deps.jobMode,
         runner,
         backlog: { depth: sample.depth, oldest_wait_seconds: sample.oldestWaitSeconds, ...estimateBacklog(sample, deps.backlog.thresholdSeconds) },
+        threads,
       },
     };
   } catch {
     return {
       status: 'not_ready',
       database: { status: 'unavailable', engine: deps.engine, latency_ms: null },
-      jobs: { mode: deps.jobMode, runner, backlog: null },
+      jobs: { mode: deps.jobMode, runner, backlog: null, threads },
     };
   } finally {
     clearTimeout(timer);

@@ -28,6 +28,8 @@ export * from './ingestion/secrets';
 export * from './jobs/queue';
 export * from './jobs/repository';
 export * from './jobs/extraction-pipeline';
+export * from './jobs/prepare-store';
+export * from './jobs/threads';
 export * from './jobs/correction-pipeline';
 export * from './lifecycle/feedback-effects';
 export * from './lifecycle/rules';

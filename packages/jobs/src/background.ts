@@ -7,12 +7,15 @@
 import {
   type AppConfig,
   type EmbeddingsProvider,
+  type ExtractionProvider,
   type LocalEncoder,
   type Logger,
   createEmbeddingsProvider,
   createExtractionProviders,
+  createExtractionThreads,
   createLocalEncoder,
   releaseOrphanedLeases,
+  threadedBuiltinExtractor,
 } from '@memory/core';
 import type { Db } from '@memory/db';
 import type { JobDeps } from './extraction';
@@ -49,7 +52,21 @@ export async function startBackground(
   const localEncoder: LocalEncoder | null = !config.embeddings && config.localEncoder ? createLocalEncoder() : null;
   const embeddings = createEmbeddingsProvider(config) ?? localEncoder;
   void localEncoder?.start().catch((err: Error) => log.warn({ err_name: err.name }, 'local encoder did not start; word vectors rank'));
-  const jobDeps: JobDeps = { db, ...createExtractionProviders(config, log), embeddings, log };
+  const providers = createExtractionProviders(config, log);
+  // CPU-bound work of the jobs this process runs (its runner's, or Inngest's calls) goes to worker threads, off the
+  // event loop (docs/workers.md); they start on the first job.
+  const runsJobs = opts.work || config.jobs.mode === 'inngest';
+  const threads = runsJobs ? createExtractionThreads({ threads: config.jobs.threads }) : null;
+  if (runsJobs && config.jobs.threads > 0 && !threads) log.warn('the extraction thread bundle is missing (npx turbo run build --filter=@memory/core): extraction runs on the event loop');
+  const onThreads = (p: ExtractionProvider | null) => (threads && p?.name === 'builtin' ? threadedBuiltinExtractor(threads) : p);
+  const jobDeps: JobDeps = {
+    db,
+    extractor: onThreads(providers.extractor) as ExtractionProvider,
+    fallback: onThreads(providers.fallback),
+    threads,
+    embeddings,
+    log,
+  };
   const webhookDeps: WebhookDeps = { db, settings: config.webhooks, log };
   const embedded = config.jobs.mode === 'embedded';
   const working = embedded && opts.work;
@@ -93,6 +110,7 @@ export async function startBackground(
     async stop() {
       for (const task of tasks) await task.stop();
       await runner?.stop();
+      await threads?.close();
       await localEncoder?.close();
     },
   };

@@ -2,6 +2,7 @@ import {
   type ExtractionInput,
   type ExtractionProvider,
   type ExtractionResult,
+  type ExtractionThreads,
   type Logger,
   ProviderCallError,
   type StoreSummary,
@@ -34,6 +35,8 @@ export interface JobDeps {
    * (bad key, unknown model): the built-in extractor when an LLM is configured, so no conversation is lost.
    */
   fallback?: ExtractionProvider | null;
+  /** Worker threads for the store step's CPU work (and, through `extractor`, the built-in extractor); null: inline. */
+  threads?: ExtractionThreads | null;
   /** The configured embeddings endpoint: new memories get a vector after they are stored. */
   embeddings?: EmbeddingsProvider | null;
   log?: Logger;
@@ -65,9 +68,11 @@ export async function runExtraction(
       await extractOrFallBack(jobId, { messages: input.messages, observedAt: new Date(input.observedAt), domain: input.domain }, deps, attempt),
     ),
   );
-  const summary = await step.run('store-memories', () =>
-    storeExtractionResult(deps.db, jobId, result, {}, { sentiment: conversationSentiment(input.messages), messages: input.messages }),
-  );
+  const summary = await step.run('store-memories', async () => {
+    // claims, vectors, the compositional pass and the passages: on a thread when there are threads
+    const prepared = deps.threads ? await deps.threads.prepare(result, input.messages) : undefined;
+    return storeExtractionResult(deps.db, jobId, result, {}, { sentiment: conversationSentiment(input.messages), messages: input.messages, prepared });
+  });
   const embeddings = deps.embeddings;
   if (embeddings && summary.memories_created > 0) {
     await step.run('embed-memories', () => embedJobMemories(deps.db, jobId, embeddings, deps.log));

@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Db, passages } from '@memory/db';
 import type { ConversationMessage } from '../messages';
-import { analyseForIndex } from '../retrieval/analysis';
-import { splitPassages } from './passages';
+import { type StoredAnalysis, analyseForIndex } from '../retrieval/analysis';
+import { type PassageDraft, splitPassages } from './passages';
 
 export interface PassageSource {
   tenantId: string;
@@ -24,7 +24,11 @@ export interface PassageSource {
 const BATCH = 200;
 
 export async function storePassages(db: Db, source: PassageSource, messages: readonly ConversationMessage[]): Promise<number> {
-  const drafts = splitPassages(messages);
+  return storeAnalysedPassages(db, source, splitPassages(messages).map((d) => ({ ...d, ...analyseForIndex(d.content) })));
+}
+
+/** Writes passages already split and analysed (jobs/prepare-store.ts does it off the event loop). */
+export async function storeAnalysedPassages(db: Db, source: PassageSource, drafts: readonly (PassageDraft & StoredAnalysis)[]): Promise<number> {
   let stored = 0;
   for (let i = 0; i < drafts.length; i += BATCH) {
     const values = drafts.slice(i, i + BATCH).map((d) => ({
@@ -35,7 +39,9 @@ export async function storePassages(db: Db, source: PassageSource, messages: rea
       role: d.role,
       speaker: d.speaker,
       content: d.content,
-      ...analyseForIndex(d.content),
+      terms: d.terms,
+      vector: d.vector,
+      vectorModel: d.vectorModel,
     }));
     const inserted = await db.insert(passages).values(values).onConflictDoNothing().returning({ id: passages.id });
     stored += inserted.length;

@@ -21,19 +21,20 @@ import {
   sql,
   tenants,
 } from '@memory/db';
-import { type Claim, claimOfMemory, clarificationQuestion, detectClaim, relateClaims, slotWords, storedClaim } from '../conflicts/claims';
+import { type Claim, claimOfMemory, clarificationQuestion, detectClaim, relateClaims, storedClaim } from '../conflicts/claims';
 import { type DecidedBy, authorityFor } from '../conflicts/decide';
 import { type ExistingClaim, planClaim, reinforcedScores } from '../conflicts/plan';
-import { type Composition, composeMemories } from '../extraction/compose';
+import type { Composition } from '../extraction/compose';
 import type { ExtractedMemory, ExtractionResult } from '../extraction/types';
 import type { ConversationMessage } from '../messages';
 import { memoryFingerprint } from '../memories/fingerprint';
-import { storePassages } from '../evidence/store';
-import { analyseForIndex } from '../retrieval/analysis';
+import { storeAnalysedPassages } from '../evidence/store';
+import type { StoredAnalysis } from '../retrieval/analysis';
 import { jobEvent } from '../webhooks/memory-events';
 import { ledgerRow } from '../memories/ledger';
 import { MemoryWriter } from '../memories/writer';
 import type { WebhookEventInput } from '../webhooks/outbox';
+import { type PreparedStore, prepareStore, preparedFits } from './prepare-store';
 import { completeJob } from './repository';
 
 export class PermanentJobError extends Error {
@@ -99,10 +100,14 @@ export async function storeExtractionResult(
   jobId: string,
   result: ExtractionResult,
   extraMetadata: Record<string, unknown> = {},
-  conversation: { sentiment?: number | null; messages?: readonly ConversationMessage[] } = {},
+  conversation: { sentiment?: number | null; messages?: readonly ConversationMessage[]; prepared?: PreparedStore } = {},
 ): Promise<StoreSummary> {
-  // The compositional pass is CPU work on the memories alone: done before the transaction holds its locks.
-  const composed = composeOrError(result);
+  // The CPU work (claims, index analyses, the compositional pass, passages) is done before the transaction holds
+  // its locks: by the caller on an extraction thread when it can, else here.
+  const given = conversation.prepared;
+  const prepared =
+    given && preparedFits(given, result) && (given.passages !== null || !conversation.messages) ? given : prepareStore(result, conversation.messages);
+  const composed = prepared.composition;
   return db.transaction(async (tx) => {
     // The job (locked: one run stores at a time), its source event, and whether the user has pending candidates.
     const [row] = await tx
@@ -142,7 +147,7 @@ export async function storeExtractionResult(
       thisJob: new Map(),
       inserts: [],
     };
-    const claims = result.memories.map((m) => claimOfMemory(m));
+    const { claims, analyses } = prepared;
     await loadKnown(tx as unknown as Db, ctx, result.memories, claims);
     let created = 0;
     let reinforced = 0;
@@ -150,7 +155,7 @@ export async function storeExtractionResult(
     let promoted = 0;
     const stored: (string | null)[] = [];
     for (const [i, m] of result.memories.entries()) {
-      const { outcome, id, confirmed } = await storeOne(tx as unknown as Db, ctx, m, claims[i]);
+      const { outcome, id, confirmed } = await storeOne(tx as unknown as Db, ctx, m, claims[i], analyses[i]);
       if (outcome === 'created' || outcome === 'promoted') created++;
       if (outcome === 'reinforced') reinforced++;
       if (outcome === 'buffered') buffered++;
@@ -161,11 +166,11 @@ export async function storeExtractionResult(
     await flushInserts(tx as unknown as Db, ctx);
     const compositional = await storeComposition(tx as unknown as Db, ctx, result, composed, stored);
     const passagesIndexed =
-      event && conversation.messages
-        ? await storePassages(
+      event && prepared.passages
+        ? await storeAnalysedPassages(
             tx as unknown as Db,
             { tenantId: job.tenantId, userId: job.userId, sourceEventId: event.id, jobId: job.id, agentId: event.agentId, observedAt: event.observedAt },
-            conversation.messages,
+            prepared.passages,
           )
         : 0;
     // the new passages are read by retrieval too
@@ -323,15 +328,16 @@ type StoreOutcome = { outcome: 'created' | 'reinforced' | 'buffered' | 'promoted
  */
 export const PENDING = { maxConfidence: 0.6, promoteAfter: 2, promotedConfidence: 0.7 } as const;
 
-async function storeOne(tx: Db, ctx: StoreContext, m: ExtractedMemory, claim: Claim | null): Promise<StoreOutcome> {
+async function storeOne(tx: Db, ctx: StoreContext, m: ExtractedMemory, claim: Claim | null, analysis: StoredAnalysis): Promise<StoreOutcome> {
   const fingerprint = memoryFingerprint(m.content);
+  const found = { fingerprint, claim, analysis };
   if (m.confidence < PENDING.maxConfidence) {
     const weak = await bufferWeakSignal(tx, ctx, m, fingerprint);
     if (weak) return weak;
-    const r = await storeMemory(tx, ctx, { ...m, confidence: Math.max(m.confidence, PENDING.promotedConfidence) }, fingerprint, claim);
+    const r = await storeMemory(tx, ctx, { ...m, confidence: Math.max(m.confidence, PENDING.promotedConfidence) }, found);
     return { ...r, outcome: 'promoted' };
   }
-  const r = await storeMemory(tx, ctx, m, fingerprint, claim);
+  const r = await storeMemory(tx, ctx, m, found);
   const confirmed = r.outcome === 'created' && r.id ? await confirmPending(tx, ctx, m, fingerprint, r.id) : 0;
   return { ...r, confirmed };
 }
@@ -412,8 +418,15 @@ async function confirmPending(tx: Db, ctx: StoreContext, m: ExtractedMemory, fin
   return confirmed.length;
 }
 
-/** `claim`: the provider's own claim when it gave one (the pluggable step), else the built-in rules' (`claimOfMemory`). */
-async function storeMemory(tx: Db, ctx: StoreContext, m: ExtractedMemory, fingerprint: string, claim: Claim | null): Promise<StoreOutcome> {
+/** What the store step knows of a memory before it looks at the database (`claim`: jobs/prepare-store.ts). */
+interface Found {
+  fingerprint: string;
+  claim: Claim | null;
+  analysis: StoredAnalysis;
+}
+
+async function storeMemory(tx: Db, ctx: StoreContext, m: ExtractedMemory, found: Found): Promise<StoreOutcome> {
+  const { fingerprint, claim, analysis } = found;
   const { job } = ctx;
   const created = (id: string | null): StoreOutcome => ({ outcome: 'created', id, confirmed: 0 });
   const reinforced = (id: string): StoreOutcome => ({ outcome: 'reinforced', id, confirmed: 0 });
@@ -431,7 +444,7 @@ async function storeMemory(tx: Db, ctx: StoreContext, m: ExtractedMemory, finger
     ? [...ctx.known.values()].filter((r) => r.status === 'active' && r.subject === claim.subject && r.jobId !== job.id)
     : [];
   const id = randomUUID();
-  if (!claim || rivals.length === 0) return storeNew(tx, ctx, m, { id, fingerprint, claim, supersede: [], ties: [] });
+  if (!claim || rivals.length === 0) return storeNew(tx, ctx, m, { id, fingerprint, claim, analysis, supersede: [], ties: [] });
 
   // The plan (conflicts/plan.ts) is decided before anything is written.
   const corrected = await correctionJobIds(tx, rivals);
@@ -471,7 +484,7 @@ async function storeMemory(tx: Db, ctx: StoreContext, m: ExtractedMemory, finger
     return reinforced(plan.memoryId);
   }
   if (plan.kind === 'lose') {
-    insertMemory(ctx, m, { id, fingerprint, claim, status: 'inactive', supersededBy: plan.to });
+    insertMemory(ctx, m, { id, fingerprint, claim, analysis, status: 'inactive', supersededBy: plan.to });
     ledger(ctx, { id, content: m.content }, {
       action: 'created',
       from: null,
@@ -485,6 +498,7 @@ async function storeMemory(tx: Db, ctx: StoreContext, m: ExtractedMemory, finger
     id,
     fingerprint,
     claim,
+    analysis,
     supersede: plan.supersede.map((s) => ({ rival: byId.get(s.memoryId)!, by: s.by })),
     ties: plan.review.map((r) => byId.get(r)!),
   });
@@ -495,14 +509,14 @@ async function storeNew(
   tx: Db,
   ctx: StoreContext,
   m: ExtractedMemory,
-  o: { id: string; fingerprint: string; claim: Claim | null; supersede: { rival: MemoryRow; by: DecidedBy }[]; ties: MemoryRow[] },
+  o: Found & { id: string; supersede: { rival: MemoryRow; by: DecidedBy }[]; ties: MemoryRow[] },
 ): Promise<StoreOutcome> {
   const { job } = ctx;
   const { id, fingerprint, claim, ties } = o;
   const created = (memoryId: string | null): StoreOutcome => ({ outcome: 'created', id: memoryId, confirmed: 0 });
   const losers = o.supersede;
   const status: 'active' | 'inactive' = ties.length > 0 ? 'inactive' : 'active';
-  insertMemory(ctx, m, { id, fingerprint, claim, status, supersededBy: null });
+  insertMemory(ctx, m, { id, fingerprint, claim, analysis: o.analysis, status, supersededBy: null });
   ledger(ctx, { id, content: m.content }, {
     action: 'created',
     from: null,
@@ -559,20 +573,6 @@ async function correctionJobIds(tx: Db, rows: MemoryRow[]): Promise<Set<string>>
     .from(extractionJobs)
     .where(and(inArray(extractionJobs.id, jobIds), eq(extractionJobs.kind, 'correction')));
   return new Set(found.map((j) => j.id));
-}
-
-/**
- * The compositional pass's results: the entities the stored memories mention (one row per user and
- * name, mention counts), links from each memory to them, and the relationships read from them.
- * An error here never fails the job: it is reported in `compositional_error`.
- */
-function composeOrError(result: ExtractionResult): Composition | { error: string } {
-  if (result.memories.length === 0) return { entities: [], relationships: [] };
-  try {
-    return result.composition ?? composeMemories(result.memories);
-  } catch (err) {
-    return { error: `the compositional pass failed: ${(err as Error).name}` };
-  }
 }
 
 async function storeComposition(
@@ -642,7 +642,7 @@ async function storeComposition(
 function insertMemory(
   ctx: StoreContext,
   m: ExtractedMemory,
-  o: { id: string; fingerprint: string; claim: Pick<Claim, 'subject' | 'value' | 'negated'> | null; status: string; supersededBy: string | null },
+  o: Found & { id: string; status: string; supersededBy: string | null },
 ): void {
   ctx.thisJob.set(o.fingerprint, { id: o.id, active: o.status === 'active' });
   ctx.inserts.push({
@@ -665,6 +665,6 @@ function insertMemory(
     claimNegated: o.claim?.negated ?? false,
     writerId: ctx.writerId,
     supersededBy: o.supersededBy,
-    ...analyseForIndex(m.content, undefined, slotWords(o.claim)),
+    ...o.analysis,
   });
 }

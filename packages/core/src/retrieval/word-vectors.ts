@@ -26,7 +26,10 @@ const RELATIVE = 'packages/core/generated/word-vectors.bin';
 export function findWordVectorsFile(cwd = process.cwd()): string | null {
   const candidates: string[] = [];
   try {
-    candidates.push(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../generated/word-vectors.bin'));
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    candidates.push(path.resolve(here, '../../generated/word-vectors.bin'));
+    // bundled into generated/ beside it (the extraction thread, jobs/threads.ts)
+    candidates.push(path.join(here, 'word-vectors.bin'));
   } catch {
     // bundled: import.meta.url is not a file URL
   }

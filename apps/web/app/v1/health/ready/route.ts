@@ -13,6 +13,7 @@ export const GET = route(async ({ rt }) => {
     engine: rt.database.kind,
     jobMode: rt.config.jobs.mode,
     runnerRunning: rt.runner?.isRunning ?? false,
+    threads: rt.jobDeps.threads,
     backlog: rt.config.quota.backlog,
   });
   // the problem's own `status` is the HTTP status (RFC 9457): the checks go beside it

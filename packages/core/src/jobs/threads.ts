@@ -1,0 +1,144 @@
+/**
+ * Extraction threads: the CPU-bound part of an extraction job — the built-in extractor, and the store step's
+ * claims, word vectors, compositional pass and passage analyses (jobs/prepare-store.ts) — runs on worker
+ * threads (node:worker_threads), so the HTTP event loop of a server that also runs jobs only waits for them.
+ * The database work stays on the calling thread (PGlite lives there; a PostgreSQL pool is per thread).
+ *
+ * - `threads` workers, each started on its first call; a call goes to the worker with the fewest calls in flight;
+ * - the worker is the bundle generated/extraction-thread.mjs (scripts/build-extraction-thread.mjs, part of the
+ *   core build); without it `createExtractionThreads` returns null and the work stays on the calling thread;
+ * - a worker that throws outside a call, exits, or does not answer a call within `timeoutMs` is stopped: its calls
+ *   in flight fail with ExtractionThreadError (the job's own retries take over) and the next call starts another;
+ * - an idle pool does not keep the process alive; `close()` stops the workers and fails later calls.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ExtractionInput, ExtractionProvider, ExtractionResult } from '../extraction/types';
+import type { ConversationMessage } from '../messages';
+import type { PreparedStore } from './prepare-store';
+import type { ThreadReply, ThreadRequest } from './thread-protocol';
+
+const RELATIVE = 'packages/core/generated/extraction-thread.mjs';
+
+export class ExtractionThreadError extends Error {
+  override name = 'ExtractionThreadError';
+}
+
+export interface ExtractionThreads {
+  readonly size: number;
+  /** The built-in extractor, on a thread. */
+  extract(input: ExtractionInput): Promise<ExtractionResult>;
+  /** The store step's CPU work (jobs/prepare-store.ts), on a thread. */
+  prepare(result: Pick<ExtractionResult, 'memories' | 'composition'>, messages?: readonly ConversationMessage[]): Promise<PreparedStore>;
+  /** Calls answered and failed, workers started (for readiness and tests). */
+  stats(): { calls: number; failures: number; starts: number };
+  close(): Promise<void>;
+}
+
+/** Where the build step put the thread's bundle: beside these sources, else from the working directory upwards. */
+export function findExtractionThreadFile(cwd = process.cwd()): string | null {
+  const candidates: string[] = [];
+  try {
+    candidates.push(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../generated/extraction-thread.mjs'));
+  } catch {
+    // bundled: import.meta.url is not a file URL
+  }
+  for (let dir = path.resolve(cwd), i = 0; i < 6; i++, dir = path.dirname(dir)) candidates.push(path.join(dir, RELATIVE));
+  return candidates.find((c) => existsSync(c)) ?? null;
+}
+
+interface Call {
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+interface Slot {
+  worker: Worker | null;
+  calls: Map<number, Call>;
+}
+
+export function createExtractionThreads(opts: { threads: number; file?: string | null; timeoutMs?: number }): ExtractionThreads | null {
+  const file = opts.file === undefined ? findExtractionThreadFile() : opts.file;
+  if (opts.threads < 1 || !file) return null;
+  const timeoutMs = opts.timeoutMs ?? 120_000;
+  const slots: Slot[] = Array.from({ length: opts.threads }, () => ({ worker: null, calls: new Map() }));
+  const counts = { calls: 0, failures: 0, starts: 0 };
+  let nextId = 1;
+  let closed = false;
+
+  /** Stops a slot's worker; its calls in flight fail with `err`. */
+  function drop(slot: Slot, w: Worker, err: Error) {
+    if (slot.worker !== w) return;
+    slot.worker = null;
+    void w.terminate();
+    for (const call of slot.calls.values()) {
+      clearTimeout(call.timer);
+      counts.failures++;
+      call.reject(err);
+    }
+    slot.calls.clear();
+  }
+
+  function start(slot: Slot): Worker {
+    counts.starts++;
+    const w = new Worker(file as string, { stdout: false, stderr: false });
+    slot.worker = w;
+    w.unref();
+    w.on('message', (reply: ThreadReply) => {
+      const call = slot.calls.get(reply.id);
+      if (!call) return;
+      slot.calls.delete(reply.id);
+      clearTimeout(call.timer);
+      if (slot.calls.size === 0) w.unref();
+      if (reply.ok) {
+        counts.calls++;
+        call.resolve(reply.value);
+      } else {
+        counts.failures++;
+        const err = new ExtractionThreadError(`${reply.error.name}: ${reply.error.message}`);
+        call.reject(err);
+      }
+    });
+    w.on('error', (err) => drop(slot, w, new ExtractionThreadError(`the extraction thread failed: ${err.name}`)));
+    w.on('exit', (code) => drop(slot, w, new ExtractionThreadError(`the extraction thread exited with code ${code}`)));
+    return w;
+  }
+
+  function send<T>(request: ThreadRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never): Promise<T> {
+    if (closed) return Promise.reject(new ExtractionThreadError('the extraction threads are closed'));
+    const slot = slots.reduce((best, s) => (s.calls.size < best.calls.size ? s : best));
+    const w = slot.worker ?? start(slot);
+    const id = nextId++;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => drop(slot, w, new ExtractionThreadError(`the extraction thread did not answer within ${timeoutMs} ms`)), timeoutMs);
+      timer.unref();
+      slot.calls.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
+      // busy: the process waits for the answer
+      w.ref();
+      w.postMessage({ ...request, id });
+    });
+  }
+
+  return {
+    size: opts.threads,
+    extract: (input) => send<ExtractionResult>({ type: 'extract', input }),
+    prepare: (result, messages) =>
+      send<PreparedStore>({ type: 'prepare', result: { memories: result.memories, composition: result.composition }, messages: messages ?? null }),
+    stats: () => ({ ...counts }),
+    async close() {
+      closed = true;
+      await Promise.all(slots.map(async (slot) => {
+        const w = slot.worker;
+        if (w) drop(slot, w, new ExtractionThreadError('the extraction threads are closed'));
+      }));
+    },
+  };
+}
+
+/** The built-in extractor through the threads: same name, same results. */
+export function threadedBuiltinExtractor(threads: ExtractionThreads): ExtractionProvider {
+  return { name: 'builtin', extract: (input) => threads.extract(input) };
+}
