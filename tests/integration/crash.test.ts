@@ -5,18 +5,15 @@
  * doubled (one source event and one job per key; an answer given before the crash is the answer after it).
  */
 import { rmSync } from 'node:fs';
-import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Api } from './client';
-import { PG_ADMIN_URL, type RunningServer, type ServerInfo, startServer, tempDataDir } from './server';
+import { type RunningServer, type ServerInfo, createTestDatabase, startServer, tempDataDir } from './server';
 
 const ADDS = 60;
-const admin = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {} });
 const cleanups: (() => Promise<void> | void)[] = [];
 
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
-  await admin.end();
 });
 
 async function engineEnv(name: ServerInfo['name']): Promise<Record<string, string>> {
@@ -25,14 +22,9 @@ async function engineEnv(name: ServerInfo['name']): Promise<Record<string, strin
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     return { MEMORY_DATA_DIR: dir };
   }
-  const db = `memory_crash_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  await admin.unsafe(`CREATE DATABASE ${db}`);
-  cleanups.push(async () => {
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
-  });
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${db}`;
-  return { DATABASE_URL: url.toString() };
+  const database = await createTestDatabase('memory_crash');
+  cleanups.push(() => database.drop());
+  return { DATABASE_URL: database.url };
 }
 
 const body = (i: number) => ({

@@ -3,9 +3,8 @@
  * temporary data directory) and PostgreSQL (a fresh database created for this run and dropped after it).
  */
 import { rmSync } from 'node:fs';
-import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
-import { PG_ADMIN_URL, type RunningServer, type ServerInfo, startServer, tempDataDir } from './server';
+import { type RunningServer, type ServerInfo, createTestDatabase, startServer, tempDataDir } from './server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,12 +15,8 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const dataDir = tempDataDir();
-  const dbName = `memory_it_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  const admin = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE ${dbName}`);
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${dbName}`;
-  const pgUrl = url.toString();
+  const database = await createTestDatabase('memory_it');
+  const pgUrl = database.url;
 
   const started: RunningServer[] = [];
   try {
@@ -32,8 +27,7 @@ export default async function setup(project: TestProject) {
     started.push(lite, pg);
   } catch (err) {
     await Promise.all(started.map((s) => s.stop()));
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
     throw err;
   }
   project.provide(
@@ -47,8 +41,7 @@ export default async function setup(project: TestProject) {
       await s.stop();
       if (process.env.IT_SHOW_SERVER_LOGS) process.stdout.write(s.output());
     }
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

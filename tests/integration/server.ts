@@ -7,10 +7,40 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import postgres from 'postgres';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const ADMIN_TOKEN = 'integration-admin-token-0123456789';
 export const PG_ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface TestDatabase {
+  name: string;
+  url: string;
+  /** Drops the database (its connections are closed first). */
+  drop(): Promise<void>;
+}
+
+/** A fresh database on the shared PostgreSQL, named `<prefix>_<time>_<random>`; the cluster itself is never touched. */
+export async function createTestDatabase(prefix: string): Promise<TestDatabase> {
+  const name = `${prefix}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+  } catch (err) {
+    await admin.end();
+    throw err;
+  }
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    async drop() {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
 
 export interface ServerInfo {
   name: 'pglite' | 'postgres';

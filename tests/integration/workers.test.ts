@@ -12,16 +12,20 @@ import { type FakeOpenAI, startFakeOpenAI } from '@memory/core/testing/fake-open
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api } from './client';
-import { PG_ADMIN_URL, ROOT, type RunningServer, type RunningWorker, startServer, startWorker as startWorkerProcess, tempDataDir } from './server';
+import {
+  ROOT,
+  type RunningServer,
+  type RunningWorker,
+  type TestDatabase,
+  createTestDatabase,
+  startServer,
+  startWorker as startWorkerProcess,
+  tempDataDir,
+} from './server';
 
 const LEASE_SECONDS = '5';
-const dbName = `memory_workers_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-const dbUrl = (() => {
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${dbName}`;
-  return url.toString();
-})();
-const admin = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {} });
+let database: TestDatabase;
+let dbUrl: string;
 let sql: postgres.Sql;
 let fake: FakeOpenAI;
 let web: RunningServer;
@@ -66,7 +70,8 @@ async function add(user: string, text: string): Promise<string> {
 const memory = (content: string) => ({ content, category: 'preference', importance: 0.7, confidence: 0.9, message_indices: [0] });
 
 beforeAll(async () => {
-  await admin.unsafe(`CREATE DATABASE ${dbName}`);
+  database = await createTestDatabase('memory_workers');
+  dbUrl = database.url;
   sql = postgres(dbUrl, { max: 2, onnotice: () => {} });
   fake = await startFakeOpenAI();
   // Every request the test does not script: one memory named after the request's order.
@@ -90,8 +95,7 @@ afterAll(async () => {
   await web?.stop();
   await fake?.close();
   await sql?.end();
-  await admin.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await admin.end();
+  await database?.drop();
 });
 
 describe('worker processes', () => {

@@ -32,6 +32,8 @@ const envSchema = z.object({
   DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(5),
   /** PostgreSQL statement_timeout of every connection (ms, 0 = none): a statement running longer is cancelled. */
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  /** Prepare repeated statements once per connection; off behind a transaction-mode PgBouncer (docs/operations.md). */
+  DATABASE_PREPARED_STATEMENTS: bool.default(true),
   /**
    * Reverse proxies whose X-Forwarded-For is believed (docs/operations.md): addresses, CIDR ranges, `loopback`,
    * `linklocal`, `uniquelocal`. Empty: the TCP peer is the client.
@@ -141,7 +143,7 @@ const envSchema = z.object({
 export interface AppConfig {
   port: number;
   database:
-    | { kind: 'postgres'; url: string; poolSize: number; connectTimeoutSeconds: number; statementTimeoutMs: number }
+    | { kind: 'postgres'; url: string; poolSize: number; connectTimeoutSeconds: number; statementTimeoutMs: number; preparedStatements: boolean }
     | { kind: 'pglite'; dataDir: string };
   adminToken: string | null;
   /** MEMORY_TRUSTED_PROXIES, parsed: the hops whose X-Forwarded-For names the client. */
@@ -238,6 +240,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           poolSize: e.DATABASE_POOL_SIZE,
           connectTimeoutSeconds: e.DATABASE_CONNECT_TIMEOUT_SECONDS,
           statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+          preparedStatements: e.DATABASE_PREPARED_STATEMENTS,
         }
       : { kind: 'pglite', dataDir: path.resolve(baseDir, e.MEMORY_DATA_DIR) },
     adminToken: e.MEMORY_ADMIN_TOKEN ?? null,

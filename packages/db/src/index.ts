@@ -23,7 +23,16 @@ export { acquireDataDirLock, releaseDataDirLock, readDataDirLock, DataDirLockedE
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export type DatabaseConfig =
-  | { kind: 'postgres'; url: string; poolSize?: number; connectTimeoutSeconds?: number; statementTimeoutMs?: number; onQuery?: QueryObserver }
+  | {
+      kind: 'postgres';
+      url: string;
+      poolSize?: number;
+      connectTimeoutSeconds?: number;
+      statementTimeoutMs?: number;
+      /** Prepare repeated statements once per connection (default true; `namedStatements`). */
+      preparedStatements?: boolean;
+      onQuery?: QueryObserver;
+    }
   | { kind: 'pglite'; dataDir: string | null; onQuery?: QueryObserver };
 
 /** Called with every statement Drizzle sends (benchmarks count statements per step: `npm run bench:stages`). */
@@ -50,7 +59,7 @@ export function createDatabase(config: DatabaseConfig): Database {
       // Keep Date objects for timestamptz; bigint as number for counters.
       types: { bigint: postgres.BigInt },
     });
-    const db = drizzlePostgres(client, { schema, ...observe(config.onQuery) }) as unknown as Db;
+    const db = drizzlePostgres(config.preparedStatements === false ? client : namedStatements(client), { schema, ...observe(config.onQuery) }) as unknown as Db;
     return {
       kind: 'postgres',
       db,
@@ -67,6 +76,39 @@ export function createDatabase(config: DatabaseConfig): Database {
     describe: config.dataDir ? `pglite:${config.dataDir}` : 'pglite:memory',
     close: () => client.close(),
   };
+}
+
+/** Statements with at most this many parameters are prepared once per connection (see `namedStatements`). */
+const PREPARE_MAX_PARAMETERS = 64;
+
+/**
+ * Drizzle sends every query as an unnamed statement, which postgres.js runs in two round trips (Parse and
+ * Describe, wait for the parameter types, then Bind and Execute) and PostgreSQL parses and plans each time.
+ * This wrapper prepares each distinct statement once per connection instead (postgres.js keeps them until the
+ * connection is recycled, `max_lifetime`), so a repeated query is one round trip with no parsing. Statements with
+ * many parameters — multi-row inserts and long IN lists, whose text varies with the row count — stay unnamed, so
+ * the per-connection cache holds the service's fixed set of statements, not one per batch size.
+ * DATABASE_PREPARED_STATEMENTS=off (a transaction-mode PgBouncer) keeps them all unnamed.
+ */
+function namedStatements(client: postgres.Sql): postgres.Sql {
+  return new Proxy(client, {
+    get(target, prop, receiver) {
+      if (prop === 'unsafe') {
+        return (query: string, params?: unknown[], opts?: Record<string, unknown>) =>
+          target.unsafe(query, params as never, { ...opts, prepare: (params?.length ?? 0) <= PREPARE_MAX_PARAMETERS });
+      }
+      // a transaction's (and a savepoint's) own client is wrapped too
+      if (prop === 'begin' || prop === 'savepoint') {
+        return (...args: unknown[]) => {
+          const run = args.pop() as (sql: postgres.Sql) => unknown;
+          const method = Reflect.get(target, prop) as (...a: unknown[]) => unknown;
+          return method.call(target, ...args, (sql: postgres.Sql) => run(namedStatements(sql)));
+        };
+      }
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 function describePostgresUrl(url: string): string {
