@@ -29,7 +29,7 @@ import { loadExtractionInput, storeExtractionResult } from '../packages/core/src
 import { conversationSentiment } from '../packages/core/src/domains/sentiment';
 import { createQuotaDeps } from '../packages/core/src/quota/service';
 import { analyseForIndex } from '../packages/core/src/retrieval/analysis';
-import { createTenant } from '../packages/core/src/tenants/tenants';
+import { apiKeyActor, createTenant } from '../packages/core/src/tenants/tenants';
 import { ADD_USERS, addConversation, fmt, markdownTable, rng } from './bench-lib';
 
 interface Flags {
@@ -134,7 +134,7 @@ async function measure(engine: 'pglite' | 'postgres', f: Flags): Promise<StageRe
     const appConfig = loadConfig({});
     const deps = { db: database.db, config: appConfig, queue: { name: 'none', enqueue: async () => {} }, quota: createQuotaDeps(database.db, appConfig) };
     const tenant = await createTenant(database.db, `bench-stages-${engine}`);
-    const auth = { tenantId: tenant.tenant_id, apiKeyId: tenant.api_key_id };
+    const auth = { tenantId: tenant.tenant_id, apiKeyId: tenant.api_key_id, actor: apiKeyActor(tenant.api_key_id) };
     const r = rng(1234);
     const jobIds: string[] = [];
     for (let seq = 0; seq < f.jobs; seq++) {

@@ -305,6 +305,33 @@ describe.runIf(servers().some((s) => s.name === 'postgres'))('console sessions a
     expect(text).not.toContain(created.body.result.data.api_key);
     expect(text).not.toContain(token);
   });
+
+  it('audits the same changes made over the REST API, naming the API key that made them', async () => {
+    const { tenant, api } = await tenantWithAdmin(server);
+    const [own] = (await api.get('/v1/tenant/api-keys')).body.data;
+    const created = await api.post('/v1/tenant/api-keys', { name: 'second' });
+    expect(created.status).toBe(201);
+    expect((await api.delete(`/v1/tenant/api-keys/${created.body.data.id}`)).status).toBe(200);
+    const writer = await api.post('/v1/tenant/service-writers', { service_key: 'crm', display_name: 'CRM', authority_rules: { default_priority: 5, categories: {} } });
+    expect(writer.status).toBe(201);
+    const endpoint = await api.post('/v1/tenant/webhooks', { url: 'https://127.0.0.1/hook', event_types: ['job.failed'] });
+    expect(endpoint.status).toBe(201);
+    expect((await api.request('PATCH', '/v1/tenant/domain-schema', { domain_schema: 'customer_support' })).status).toBe(200);
+    // a change that fails leaves no audit entry: it is written in the change's transaction
+    expect((await api.delete('/v1/tenant/api-keys/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+
+    const audit = await sql`SELECT actor, action, target_id FROM audit_log WHERE tenant_id = ${tenant.tenant_id}`;
+    expect(audit.map((a) => a.action).sort()).toEqual([
+      'api_key.created',
+      'api_key.revoked',
+      'domain_schema.changed',
+      'service_writer.created',
+      'webhook_endpoint.created',
+    ]);
+    for (const a of audit) expect(a.actor).toBe(`api_key:${own.id}`);
+    expect(audit.find((a) => a.action === 'webhook_endpoint.created')?.target_id).toBe(endpoint.body.data.id);
+    expect(JSON.stringify(audit)).not.toContain(endpoint.body.data.secret);
+  });
 });
 
 describe('admin create from the CLI', () => {

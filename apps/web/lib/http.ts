@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  type Logger,
   type AgentAuth,
   type ApiError,
   Errors,
@@ -32,6 +33,8 @@ export interface RouteContext<P> {
   rt: Runtime;
   requestId: string;
   params: P;
+  /** The runtime's logger bound to this request's `request_id`, and to `tenant_id` once `requireTenant` passed. */
+  log: Logger;
 }
 
 type Handler<P> = (ctx: RouteContext<P>) => Promise<Response>;
@@ -40,21 +43,24 @@ export function route<P = Record<string, never>>(handler: Handler<P>) {
   return async (req: Request, segment: { params: Promise<P> }): Promise<Response> => {
     const requestId = randomUUID();
     let rt: Runtime | null = null;
+    let ctx: RouteContext<P> | null = null;
     try {
       rt = await getRuntime();
       const params = await segment.params;
       // path ids are text too (docs/api-choices.md, "Text that cannot be stored")
       assertStorableText(params ?? {});
-      const res = await handler({ req, rt, requestId, params });
+      ctx = { req, rt, requestId, params, log: rt.log.child({ request_id: requestId }) };
+      const res = await handler(ctx);
       res.headers.set('X-Request-Id', requestId);
       return res;
     } catch (err) {
       const { problem, unexpected } = toProblem(err, requestId, new URL(req.url).pathname);
+      const log = ctx?.log ?? rt?.log.child({ request_id: requestId });
       if (unexpected) {
         // Name, SQLSTATE and message only: never request bodies, keys or memory content.
-        rt?.log.error({ request_id: requestId, ...describeError(err) }, 'unhandled error');
+        log?.error(describeError(err), 'unhandled error');
       } else if (problem.body.code === 'database_unavailable') {
-        rt?.log.warn({ request_id: requestId, ...describeError(err) }, 'database unavailable');
+        log?.warn(describeError(err), 'database unavailable');
       }
       return Response.json(problem.body, { status: problem.status, headers: { ...problem.headers, 'X-Request-Id': requestId } });
     }
@@ -67,6 +73,7 @@ export async function requireTenant(ctx: RouteContext<unknown>): Promise<TenantA
   if (!match) throw Errors.unauthorized();
   const auth = await authenticateApiKey(ctx.rt.db, match[1]);
   if (!auth) throw Errors.unauthorized('The API key is unknown or revoked.');
+  ctx.log = ctx.log.child({ tenant_id: auth.tenantId });
   return auth;
 }
 
@@ -181,6 +188,10 @@ function formatPath(path: PropertyKey[]): string {
 }
 
 export const json = (body: unknown, init: ResponseInit = {}) => Response.json(body, init);
+
+/** The success envelope of the spec, `{ data, request_id, timestamp }`, as JSON (`init`: a status, headers). */
+export const respond = (ctx: { requestId: string }, data: unknown, init: ResponseInit = {}) =>
+  Response.json({ data, request_id: ctx.requestId, timestamp: new Date().toISOString() }, init);
 
 /** The optional `Idempotency-Key` header (1–255 characters) of the POST endpoints that honour it. */
 export function readIdempotencyKey(req: Request): string | undefined {

@@ -27,4 +27,4 @@ export const appRouter = router({
 });
 
 export type AppRouter = typeof appRouter;
-export { type ApiDeps, CONSOLE_API_KEY_ID, type Context, apiErrorOf, createContext } from './trpc';
+export { type ApiDeps, type Context, apiErrorOf, createContext } from './trpc';

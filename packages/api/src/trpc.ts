@@ -3,7 +3,8 @@
  * cookie), one error model (domain ApiErrors become TRPCErrors with the same HTTP status and `code`), the
  * same-origin check on every call, and the session + CSRF checks on every procedure but sign-in.
  */
-import { type ApiError, Errors, type Logger, type WebhookSettings, assertStorableText, constantTimeEqual, isApiError, isDatabaseUnavailable } from '@memory/core';
+import { type ApiError, Errors, type Logger, type Principal, type WebhookSettings, assertStorableText, constantTimeEqual, isApiError, isDatabaseUnavailable } from '@memory/core';
+import { adminActor } from '@memory/core/console/audit';
 import type { Mailer } from '@memory/core/console/mailer';
 import { type AdminSession, resolveAdminSession } from '@memory/core/console/sessions';
 import { clientIp, isSameOrigin, readSessionCookie } from '@memory/core/console/rules';
@@ -145,14 +146,7 @@ export const adminProcedure = publicProcedure.use(({ ctx, type, next }) => {
       throw new TRPCError({ code: 'FORBIDDEN', message: 'Missing or wrong x-csrf-token header.' });
     }
   }
-  return next({ ctx: { ...ctx, admin: session } });
+  // the principal of every console call: the tenant, acting as this admin (audit entries name `admin:<id>`)
+  const principal: Principal = { tenantId: session.tenantId, actor: adminActor(session.adminId) };
+  return next({ ctx: { ...ctx, admin: session, principal } });
 });
-
-/**
- * The core's tenant functions take a TenantAuth (tenant + the API key making the call). Console calls are
- * made by an admin, not by a key: this id matches no key, so key self-revocation checks and writer-key
- * bindings never treat the console as one of the tenant's keys.
- */
-export const CONSOLE_API_KEY_ID = '00000000-0000-0000-0000-000000000000';
-
-export const tenantAuth = (admin: AdminSession) => ({ tenantId: admin.tenantId, apiKeyId: CONSOLE_API_KEY_ID });

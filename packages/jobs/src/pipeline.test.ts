@@ -1,5 +1,5 @@
 /** The store step beyond plain memories: pending candidates, the compositional pass, embeddings. */
-import { BuiltinExtractor, type ExtractionProvider, OpenAIEmbeddings, addMemories, createTenant, getJobView } from '@memory/core';
+import { BuiltinExtractor, type ExtractionProvider, OpenAIEmbeddings, addMemories, apiKeyActor, createTenant, getJobView } from '@memory/core';
 import { type FakeOpenAI, startFakeOpenAI } from '@memory/core/testing/fake-openai';
 import { type Database, and, claimRevisions, entities, entityRelationships, eq, memories, memoryEntities, pendingCandidates } from '@memory/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ const direct = { run: async <T>(_id: string, fn: () => Promise<T> | T) => fn() }
 /** One tenant and user; each call adds a conversation and runs its job to the end. */
 async function conversationRunner(deps: Partial<Parameters<typeof runExtraction>[2]> = {}) {
   const tenant = await createTenant(database.db, `t-${Math.random()}`);
-  const auth = { tenantId: tenant.tenant_id, apiKeyId: tenant.api_key_id };
+  const auth = { tenantId: tenant.tenant_id, apiKeyId: tenant.api_key_id, actor: apiKeyActor(tenant.api_key_id) };
   return async (content: string) => {
     const res = await addMemories(
       testAddDeps(database.db),
@@ -142,7 +142,7 @@ describe('one run, several memories', () => {
 
   async function runner() {
     const tenant = await createTenant(database.db, `t-${Math.random()}`);
-    const auth = { tenantId: tenant.tenant_id, apiKeyId: tenant.api_key_id };
+    const auth = { tenantId: tenant.tenant_id, apiKeyId: tenant.api_key_id, actor: apiKeyActor(tenant.api_key_id) };
     const run = async (extractor: ExtractionProvider) => {
       const res = await addMemories(
         testAddDeps(database.db),

@@ -1,4 +1,4 @@
-import { BuiltinExtractor, type ExtractionProvider, claimNextJob, extendLease, getJobView, recordFailure, releaseOrphanedLeases } from '@memory/core';
+import { BuiltinExtractor, type ExtractionProvider, apiKeyActor, claimNextJob, extendLease, getJobView, recordFailure, releaseOrphanedLeases } from '@memory/core';
 import { type Database, and, eq, extractionJobs, memories, claimRevisions, reviews, sql } from '@memory/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExtraction } from './extraction';
@@ -155,7 +155,7 @@ describe('embedded runner', () => {
   it('uses the claim a provider supplies: a subject the built-in rules do not know still conflicts', async () => {
     const { addMemories, createTenant, loadConfig } = await import('@memory/core');
     const tenant = await createTenant(database.db, 'claims');
-    const auth = { tenantId: tenant.tenant_id, apiKeyId: tenant.api_key_id };
+    const auth = { tenantId: tenant.tenant_id, apiKeyId: tenant.api_key_id, actor: apiKeyActor(tenant.api_key_id) };
     const drinks: Record<string, string> = { 'tea please': 'tea', 'coffee please': 'coffee' };
     const provider: ExtractionProvider = {
       name: 'fake-llm',

@@ -9,6 +9,7 @@ import {
   createTenant,
   generateKey,
   loadConfig,
+  apiKeyActor,
 } from '@memory/core';
 import {
   type Database,
@@ -45,7 +46,7 @@ export function testAddDeps(db: Db, queue: JobQueue = noQueue, config: AppConfig
 
 export async function queueConversation(database: Database, content: string, externalUserId = 'u1') {
   const tenant = await createTenant(database.db, `t-${Math.random()}`);
-  const auth = { tenantId: tenant.tenant_id, apiKeyId: tenant.api_key_id };
+  const auth = { tenantId: tenant.tenant_id, apiKeyId: tenant.api_key_id, actor: apiKeyActor(tenant.api_key_id) };
   const res = await addMemories(
     testAddDeps(database.db),
     auth,

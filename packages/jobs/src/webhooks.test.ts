@@ -59,7 +59,7 @@ afterAll(async () => {
 
 async function tenantWithEndpoint(path: string, types: Parameters<typeof recordWebhookEvent>[2][] = ['quota.mode_changed'], url = receiverUrl + path) {
   const { auth } = await queueConversation(database, "I'm a vegetarian.");
-  const endpoint = await createWebhookEndpoint(database.db, auth.tenantId, { url, description: '', event_types: types }, settings());
+  const endpoint = await createWebhookEndpoint(database.db, auth, { url, description: '', event_types: types }, settings());
   return { tenantId: auth.tenantId, endpoint };
 }
 
@@ -144,7 +144,7 @@ describe('the embedded dispatcher', () => {
 describe('webhook events from jobs and grants', () => {
   it('records job.failed when a job is dead, in the transaction that marks it', async () => {
     const { auth, jobId } = await queueConversation(database, "I'm a vegetarian.");
-    const endpoint = await createWebhookEndpoint(database.db, auth.tenantId, { url: `${receiverUrl}/jobs`, description: '', event_types: ['job.failed'] }, settings());
+    const endpoint = await createWebhookEndpoint(database.db, auth, { url: `${receiverUrl}/jobs`, description: '', event_types: ['job.failed'] }, settings());
     await database.db.update(extractionJobs).set({ maxAttempts: 1 }).where(eq(extractionJobs.id, jobId));
     expect(await claimJobId(database.db, 'extraction_jobs', { workerId: 'test', leaseSeconds: 30, jobId })).toBe(jobId);
     const outcome = await recordFailure(database.db, { id: jobId, attempts: 1, maxAttempts: 1 }, new Error('provider down'), { backoffBaseMs: 10 });
@@ -163,7 +163,7 @@ describe('webhook events from jobs and grants', () => {
     const fx = await createPassportFixture(database);
     const endpoint = await createWebhookEndpoint(
       database.db,
-      fx.tenantId,
+      { tenantId: fx.tenantId, actor: 'admin:00000000-0000-4000-8000-000000000001' },
       { url: `${receiverUrl}/grants`, description: '', event_types: ['grant.created', 'grant.revoked'] },
       settings(),
     );

@@ -2,7 +2,6 @@
  * Domain schemas in the console (docs/domain-schemas.md): the tenant's schema, the EdTech student profile and the
  * Customer Support customers, profiles and stats.
  */
-import { adminActor } from '@memory/core/console/audit';
 import { getStudentProfile } from '@memory/core/domains/edtech';
 import { getDomainSchema, setDomainSchema } from '@memory/core/domains/settings';
 import { getCustomerProfile, getSupportStats, listCustomers } from '@memory/core/domains/support';
@@ -18,7 +17,7 @@ export const domainsRouter = router({
   /** Switches the schema, audited as the admin (announced, planned and unknown ids: UNPROCESSABLE_CONTENT, the 422). */
   set: adminProcedure
     .input(z.object({ domain_schema: z.string().min(1).max(64) }))
-    .mutation(({ ctx, input }) => setDomainSchema(ctx.db, ctx.admin.tenantId, input.domain_schema, adminActor(ctx.admin.adminId))),
+    .mutation(({ ctx, input }) => setDomainSchema(ctx.db, ctx.principal, input.domain_schema)),
 
   /** One user's student profile, as GET /v1/memories/edtech-profile (CONFLICT when EdTech is not enabled). */
   studentProfile: adminProcedure

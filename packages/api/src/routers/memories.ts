@@ -2,7 +2,7 @@ import { MEMORY_STATUSES, externalUserId, listMemories } from '@memory/core';
 import { memoryHistory } from '@memory/core/conflicts/reviews';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { adminProcedure, router, tenantAuth } from '../trpc';
+import { adminProcedure, router } from '../trpc';
 
 export const memoriesRouter = router({
   listForUser: adminProcedure
@@ -15,7 +15,7 @@ export const memoriesRouter = router({
       }),
     )
     .query(({ ctx, input }) =>
-      listMemories(ctx.db, tenantAuth(ctx.admin), {
+      listMemories(ctx.db, ctx.principal, {
         externalUserId: input.external_user_id,
         status: input.status,
         limit: input.limit,

@@ -1,5 +1,4 @@
 import { getReview, listReviews, resolveReview } from '@memory/core/conflicts/reviews';
-import { adminActor, recordAudit } from '@memory/core/console/audit';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { adminProcedure, router } from '../trpc';
@@ -23,18 +22,8 @@ export const reviewsRouter = router({
 
   resolve: adminProcedure
     .input(z.object({ id: z.uuid(), chosen_memory_id: z.uuid(), note: z.string().trim().max(1000).optional() }))
-    .mutation(async ({ ctx, input }) => {
-      const actor = adminActor(ctx.admin.adminId);
-      const note = input.note ? input.note : undefined;
-      const review = await resolveReview(ctx.db, ctx.admin.tenantId, input.id, { chosen_memory_id: input.chosen_memory_id, resolved_by: actor, note });
-      await recordAudit(ctx.db, {
-        tenantId: ctx.admin.tenantId,
-        actor,
-        action: 'review.resolved',
-        targetType: 'review',
-        targetId: review.id,
-        details: { chosen_memory_id: input.chosen_memory_id },
-      });
-      return review;
-    }),
+    // resolved and audited as the admin (the principal's actor)
+    .mutation(({ ctx, input }) =>
+      resolveReview(ctx.db, ctx.principal, input.id, { chosen_memory_id: input.chosen_memory_id, note: input.note ? input.note : undefined }),
+    ),
 });

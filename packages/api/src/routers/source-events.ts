@@ -1,8 +1,8 @@
 import { listSourceEvents, listSourceEventsQuery } from '@memory/core';
-import { adminProcedure, router, tenantAuth } from '../trpc';
+import { adminProcedure, router } from '../trpc';
 
 export const sourceEventsRouter = router({
   list: adminProcedure
     .input(listSourceEventsQuery)
-    .query(({ ctx, input }) => listSourceEvents(ctx.db, tenantAuth(ctx.admin), input)),
+    .query(({ ctx, input }) => listSourceEvents(ctx.db, ctx.principal, input)),
 });

@@ -5,6 +5,7 @@
  */
 import { type Db, and, claimRevisions, endUsers, eq, inArray, memories, reviews, rows, sql } from '@memory/db';
 import type { SQL } from '@memory/db';
+import { recordAudit } from '../console/audit';
 import { Errors } from '../errors';
 import { ledgerRow } from '../memories/ledger';
 import { MemoryWriter } from '../memories/writer';
@@ -18,6 +19,7 @@ import {
 
 export type { ClaimRevisionView };
 import { decodeCursor, keysetPage } from '../pagination';
+import type { Principal } from '../tenants/tenants';
 import type { MemoryRecord } from '../schemas/memories';
 
 export interface ReviewView {
@@ -124,10 +126,13 @@ export async function listReviews(
  */
 export async function resolveReview(
   db: Db,
-  tenantId: string,
+  principal: Principal,
   reviewId: string,
-  input: { chosen_memory_id: string; resolved_by: string; note?: string },
+  choice: { chosen_memory_id: string; note?: string },
 ): Promise<ReviewView> {
+  const { tenantId } = principal;
+  // the principal's actor resolves it: `api_key:<id>` over REST, `admin:<id>` in the console
+  const input = { ...choice, resolved_by: principal.actor };
   await db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
     const [r] = await tx
@@ -168,6 +173,14 @@ export async function resolveReview(
       .where(eq(reviews.id, r.id));
     // the review's question leaves retrieval with it, even if neither memory row changed
     writer.touch(r.userId);
+    await recordAudit(tx, {
+      tenantId,
+      actor: principal.actor,
+      action: 'review.resolved',
+      targetType: 'review',
+      targetId: r.id,
+      details: { chosen_memory_id: chosen },
+    });
     await writer.commit((ids) => [
       {
         type: 'review.resolved',

@@ -5,7 +5,8 @@
  * forth loses nothing.
  */
 import { type Db, eq, tenants } from '@memory/db';
-import { recordAudit } from '../console/audit';
+import { withAudit } from '../console/audit';
+import type { Principal } from '../tenants/tenants';
 import { Errors } from '../errors';
 import {
   ACTIVE_DOMAIN_SCHEMAS,
@@ -49,27 +50,20 @@ export function checkSelectable(id: string): DomainSchemaId {
 }
 
 /**
- * Switches the tenant's schema and records `domain_schema.changed` in the audit log (with the previous
- * and new values) when it actually changes. `actor` as in console/audit.ts (`api_key:<id>`, `admin:<id>`).
+ * Switches the tenant's schema and records `domain_schema.changed` in the audit log (with the previous and new
+ * values, naming the principal's actor) when it actually changes.
  */
-export async function setDomainSchema(
-  db: Db,
-  tenantId: string,
-  requested: string,
-  actor: string,
-): Promise<TenantDomainSchema> {
+export async function setDomainSchema(db: Db, principal: Principal, requested: string): Promise<TenantDomainSchema> {
+  const { tenantId } = principal;
   const next = checkSelectable(requested);
   const previous = await tenantDomainSchema(db, tenantId);
   if (previous !== next) {
-    await db.update(tenants).set({ domainSchema: next }).where(eq(tenants.id, tenantId));
-    await recordAudit(db, {
-      tenantId,
-      actor,
-      action: 'domain_schema.changed',
-      targetType: 'tenant',
-      targetId: tenantId,
-      details: { from: previous, to: next },
-    });
+    await withAudit(
+      db,
+      principal,
+      (tx) => tx.update(tenants).set({ domainSchema: next }).where(eq(tenants.id, tenantId)),
+      () => ({ action: 'domain_schema.changed', targetType: 'tenant', targetId: tenantId, details: { from: previous, to: next } }),
+    );
   }
   return domainSchemaView(next);
 }

@@ -5,7 +5,7 @@ import { Errors } from '../errors';
 import { decodeCursor, keysetPage } from '../pagination';
 import { toJobView } from '../jobs/repository';
 import type { MemoryRecord } from '../schemas/memories';
-import type { TenantAuth } from '../tenants/tenants';
+import type { Principal } from '../tenants/tenants';
 import { findUser } from '../users';
 import { ledgerRow } from './ledger';
 import { MemoryWriter } from './writer';
@@ -20,7 +20,7 @@ export interface ListOptions {
 }
 
 /** Newest first, keyset-paged on (created_at, id) so pages stay stable while memories are added. */
-export async function listMemories(db: Db, auth: TenantAuth, o: ListOptions) {
+export async function listMemories(db: Db, auth: Principal, o: ListOptions) {
   const user = await findUser(db, auth.tenantId, o.externalUserId);
   if (!user) return { items: [] as MemoryRecord[], limit: o.limit, next_cursor: null as string | null };
   const where: SQL[] = [sql`m.tenant_id = ${auth.tenantId}`, sql`m.user_id = ${user.id}`];
@@ -47,7 +47,7 @@ export async function listMemories(db: Db, auth: TenantAuth, o: ListOptions) {
  * Deleting archives the memory: it leaves retrieval at once and its history stays in the ledger.
  * Deleting an already archived memory answers the same (DELETE is idempotent).
  */
-export async function deleteMemory(db: Db, auth: TenantAuth, memoryId: string, actor: string) {
+export async function deleteMemory(db: Db, auth: Principal, memoryId: string, actor: string) {
   return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
     const [m] = await tx
@@ -69,7 +69,7 @@ export async function deleteMemory(db: Db, auth: TenantAuth, memoryId: string, a
 export const EXPORT_FORMAT_VERSION = 1;
 
 /** The complete export bundle for one end user (GDPR Art. 20), documented in docs/export.md. */
-export async function exportUser(db: Db, auth: TenantAuth, externalUserId: string, now = new Date()) {
+export async function exportUser(db: Db, auth: Principal, externalUserId: string, now = new Date()) {
   const user = await findUser(db, auth.tenantId, externalUserId);
   if (!user) throw Errors.notFound(`User "${externalUserId}"`);
   const memoryRows = await rows<MemoryWithSourceRow>(

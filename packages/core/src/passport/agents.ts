@@ -10,7 +10,7 @@ import type { MemoryCategory } from '../categories';
 import { KEY_PREFIXES, generateKey, sha256Hex } from '../crypto';
 import { Errors } from '../errors';
 import type { createGlobalAgentRequest, globalAgentCreated, globalAgentPublic } from '../schemas/passport';
-import type { TenantAuth } from '../tenants/tenants';
+import type { Principal } from '../tenants/tenants';
 
 export type GlobalAgentPublic = z.output<typeof globalAgentPublic>;
 
@@ -31,7 +31,7 @@ export function toPublicAgent(a: GlobalAgent): GlobalAgentPublic {
 /** Creates an agent of the tenant; `raw_agent_api_key` is in this result once, only its SHA-256 is stored. */
 export async function createGlobalAgent(
   db: Db,
-  auth: TenantAuth,
+  auth: Principal,
   input: z.output<typeof createGlobalAgentRequest>,
 ): Promise<z.output<typeof globalAgentCreated>> {
   const key = generateKey('agent');

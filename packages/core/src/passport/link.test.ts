@@ -5,7 +5,7 @@
 import { type Database, createDatabase, linkTokens, passportUsers, runMigrations, sql } from '@memory/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../crypto';
-import { createTenant } from '../tenants/tenants';
+import { apiKeyActor, createTenant } from '../tenants/tenants';
 import { createGlobalAgent } from './agents';
 import { authenticateUniversalAgent } from './auth';
 import { disconnect, revokeGrant } from './grants';
@@ -21,7 +21,7 @@ afterAll(() => database?.close());
 async function setUp() {
   const db = database.db;
   const tenant = await createTenant(db, `t-${Math.random()}`);
-  const auth = { tenantId: tenant.tenant_id, apiKeyId: tenant.api_key_id };
+  const auth = { tenantId: tenant.tenant_id, apiKeyId: tenant.api_key_id, actor: apiKeyActor(tenant.api_key_id) };
   const base = { description: '', website_url: '', logo_url: '', default_categories_requested: [], redirect_uri: '' };
   const agent = await createGlobalAgent(db, auth, { ...base, name: 'A', redirect_uri: 'https://a.example/done' });
   const other = await createGlobalAgent(db, auth, { ...base, name: 'B' });

@@ -21,7 +21,7 @@ import {
 import { CATEGORY_DESCRIPTIONS, CATEGORY_LABELS, MEMORY_CATEGORIES, type MemoryCategory } from '../categories';
 import { KEY_PREFIXES, generateKey, sha256Hex } from '../crypto';
 import { ApiError, Errors } from '../errors';
-import type { TenantAuth } from '../tenants/tenants';
+import type { Principal } from '../tenants/tenants';
 import type { AccessType } from '../schemas/passport';
 import { type AgentAuth, type GlobalAgentPublic, requireAgent, toPublicAgent } from './agents';
 import { recordPassportAudit } from './audit';
@@ -58,7 +58,7 @@ async function refuse(db: Db, token: string, step: 'answer' | 'exchange', agentI
 /** POST /v1/tenant/memory-passport/link-token: the agent must be one of the calling tenant's (else 404). */
 export async function createLinkToken(
   db: Db,
-  auth: TenantAuth,
+  auth: Principal,
   input: { agent_id: string; external_user_id: string },
   ttlSeconds: number,
 ): Promise<{ link_token: string; expires_in_seconds: number; expires_at: string }> {

@@ -3,7 +3,7 @@ import { type Db, rows, sql } from '@memory/db';
 import type { SQL } from '@memory/db';
 import { iso } from '../memories/serialize';
 import { decodeCursor, keysetPage } from '../pagination';
-import type { TenantAuth } from '../tenants/tenants';
+import type { Principal } from '../tenants/tenants';
 
 interface Row {
   id: string;
@@ -26,7 +26,7 @@ interface Row {
 /** Newest first, keyset-paged on (received_at, id). */
 export async function listSourceEvents(
   db: Db,
-  auth: TenantAuth,
+  auth: Principal,
   q: { external_user_id?: string; source_service?: string; limit: number; cursor?: string },
 ) {
   const where: SQL[] = [sql`se.tenant_id = ${auth.tenantId}`];

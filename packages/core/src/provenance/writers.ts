@@ -4,7 +4,8 @@ import { type Db, and, apiKeys, asc, eq, isNull, serviceWriters } from '@memory/
 import type { z } from 'zod';
 import { Errors } from '../errors';
 import type { createServiceWriterRequest, serviceWriterView } from '../schemas/provenance';
-import type { TenantAuth } from '../tenants/tenants';
+import type { Principal, TenantAuth } from '../tenants/tenants';
+import { withAudit } from '../console/audit';
 
 type CreateWriter = z.output<typeof createServiceWriterRequest>;
 type WriterView = z.output<typeof serviceWriterView>;
@@ -22,7 +23,8 @@ function toView(w: typeof serviceWriters.$inferSelect): WriterView {
   };
 }
 
-export async function createServiceWriter(db: Db, auth: TenantAuth, body: CreateWriter): Promise<WriterView> {
+/** Creates a writer (audited as `service_writer.created`, naming the principal's actor). */
+export async function createServiceWriter(db: Db, auth: Principal, body: CreateWriter): Promise<WriterView> {
   if (body.api_key_id) {
     const [key] = await db
       .select({ id: apiKeys.id })
@@ -42,17 +44,25 @@ export async function createServiceWriter(db: Db, auth: TenantAuth, body: Create
     .limit(1);
   if (existing) throw Errors.provConflict(`A service writer with service_key "${body.service_key}" already exists.`);
   try {
-    const [row] = await db
-      .insert(serviceWriters)
-      .values({
-        id: randomUUID(),
-        tenantId: auth.tenantId,
-        serviceKey: body.service_key,
-        displayName: body.display_name,
-        authorityRules: body.authority_rules,
-        apiKeyId: body.api_key_id ?? null,
-      })
-      .returning();
+    const row = await withAudit(
+      db,
+      auth,
+      async (tx) =>
+        (
+          await tx
+            .insert(serviceWriters)
+            .values({
+              id: randomUUID(),
+              tenantId: auth.tenantId,
+              serviceKey: body.service_key,
+              displayName: body.display_name,
+              authorityRules: body.authority_rules,
+              apiKeyId: body.api_key_id ?? null,
+            })
+            .returning()
+        )[0],
+      (created) => ({ action: 'service_writer.created', targetType: 'service_writer', targetId: created.id, details: { service_key: created.serviceKey } }),
+    );
     return toView(row);
   } catch (err) {
     // A concurrent create of the same key lost the race on the unique index.
@@ -64,7 +74,7 @@ export async function createServiceWriter(db: Db, auth: TenantAuth, body: Create
   }
 }
 
-export async function listServiceWriters(db: Db, auth: TenantAuth): Promise<WriterView[]> {
+export async function listServiceWriters(db: Db, auth: Principal): Promise<WriterView[]> {
   const rows = await db
     .select()
     .from(serviceWriters)

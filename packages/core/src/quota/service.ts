@@ -3,7 +3,7 @@ import type { Db } from '@memory/db';
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../config';
 import { ApiError } from '../errors';
-import type { TenantAuth } from '../tenants/tenants';
+import type { Principal } from '../tenants/tenants';
 import { BacklogMonitor } from './backlog';
 import type { RateLimitDefaults } from './plans';
 import { DatabaseRateLimitStore, type RateLimitDecision, RateLimiter, RedisRateLimitStore, rateLimitHeaders, writeRules } from './rate-limit';
@@ -40,7 +40,7 @@ export const rateLimitedError = (d: RateLimitDecision) =>
  * Counts one write of the tenant (and of the end user, when the endpoint names one) against the plan's write
  * rates; over a limit it throws the 429. The add endpoint does not use this: it answers `L1` in its body instead.
  */
-export async function enforceWriteRate(db: Db, quota: QuotaDeps, auth: TenantAuth, externalUserId: string | null, now = new Date()) {
+export async function enforceWriteRate(db: Db, quota: QuotaDeps, auth: Principal, externalUserId: string | null, now = new Date()) {
   const state = await readQuotaState(db, auth.tenantId, now, quota.rateLimitDefaults);
   const decision = await quota.limiter.hit(writeRules(auth.tenantId, externalUserId, state.plan.rate_limits), now);
   if (!decision.allowed) throw rateLimitedError(decision);

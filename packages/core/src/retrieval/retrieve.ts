@@ -9,7 +9,7 @@ import type { Logger } from '../logger';
 import type { EmbeddingsProvider } from '../embeddings/types';
 import { MEMORY_COLUMNS, SOURCE_EVENT_COLUMNS, type SourceEventColumns, iso, sourceProvenance, toProvenance } from '../memories/serialize';
 import type { MemorySearchResult, RetrieveRequest, RetrieveResponse } from '../schemas/memories';
-import type { TenantAuth } from '../tenants/tenants';
+import type { Principal } from '../tenants/tenants';
 import { findUserWithDomainSchema } from '../users';
 import { openQuestion } from '../conflicts/reviews';
 import { ActivityRecorder } from './activity';
@@ -335,7 +335,7 @@ export const RETRIEVE_SUPPORT_EVENTS = 200;
 
 export async function retrieveMemories(
   deps: RetrievalDeps,
-  auth: TenantAuth,
+  auth: Principal,
   req: RetrieveRequest,
   opts: { requestId: string; now?: Date },
 ): Promise<RetrieveResponse> {

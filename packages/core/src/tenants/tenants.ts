@@ -30,10 +30,25 @@ export async function createTenant(db: Db, name: string, opts: { plan?: PlanId }
   return { tenant_id: tenantId, name, api_key: key.key, api_key_id: keyId };
 }
 
-export interface TenantAuth {
+/** Who acts, as the audit log names it (console/audit.ts): an API key of the tenant, or a console admin. */
+export type Actor = `api_key:${string}` | `admin:${string}`;
+
+/**
+ * The principal of a tenant-scoped call, made once per request: by `requireTenant` from the API key (REST) or by
+ * the console's admin procedure from the session. Domain functions that change what an admin would audit record
+ * the audit entry themselves, naming `actor`, in the change's transaction, so REST and the console audit alike.
+ */
+export interface Principal {
   tenantId: string;
+  actor: Actor;
+}
+
+/** A principal authenticated by an API key (the REST API): the key also scopes idempotency. */
+export interface TenantAuth extends Principal {
   apiKeyId: string;
 }
+
+export const apiKeyActor = (apiKeyId: string): Actor => `api_key:${apiKeyId}`;
 
 /**
  * Verified keys are remembered for KEY_CACHE_TTL_MS, keyed by their hash: a revoked key stops working
@@ -64,5 +79,5 @@ async function lookupKey(db: Db, hash: string): Promise<TenantAuth | null> {
     .from(apiKeys)
     .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)))
     .limit(1);
-  return row ?? null;
+  return row ? { ...row, actor: apiKeyActor(row.apiKeyId) } : null;
 }

@@ -9,6 +9,8 @@ import { type Db, type SQL, rows, sql } from '@memory/db';
 import { webhookHeaders } from '@memory/sdk';
 import type { WebhookSettings } from '../config';
 import { Errors } from '../errors';
+import { withAudit } from '../console/audit';
+import type { Principal } from '../tenants/tenants';
 import { iso } from '../memories/serialize';
 import { decodeCursor, keysetPage } from '../pagination';
 import type { WebhookDeliveryView } from '../schemas/webhooks';
@@ -100,11 +102,12 @@ async function deliveryView(db: Db, tenantId: string, deliveryId: string, settin
  */
 export async function resendWebhookDelivery(
   db: Db,
-  tenantId: string,
+  principal: Principal,
   endpointId: string,
   deliveryId: string,
   settings: Pick<WebhookSettings, 'retryScheduleSeconds'>,
 ): Promise<WebhookDeliveryView> {
+  const { tenantId } = principal;
   const endpoint = await requireEndpoint(db, tenantId, endpointId);
   const [original] = await rows<{ event_id: string; event_type: string }>(
     db,
@@ -113,9 +116,15 @@ export async function resendWebhookDelivery(
   if (!original) throw Errors.notFound(`Webhook delivery ${deliveryId}`);
   if (endpoint.status !== 'enabled') throw Errors.conflict('The endpoint is disabled; enable it before resending.');
   const id = randomUUID();
-  await db.execute(
-    sql`INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, resend_of)
-        VALUES (${id}, ${tenantId}, ${endpointId}, ${original.event_id}, ${original.event_type}, ${deliveryId})`,
+  await withAudit(
+    db,
+    principal,
+    (tx) =>
+      tx.execute(
+        sql`INSERT INTO webhook_deliveries (id, tenant_id, endpoint_id, event_id, event_type, resend_of)
+            VALUES (${id}, ${tenantId}, ${endpointId}, ${original.event_id}, ${original.event_type}, ${deliveryId})`,
+      ),
+    () => ({ action: 'webhook_delivery.resent', targetType: 'webhook_endpoint', targetId: endpointId, details: { delivery_id: deliveryId, new_delivery_id: id } }),
   );
   return (await deliveryView(db, tenantId, id, settings)) as WebhookDeliveryView;
 }

@@ -8,8 +8,10 @@ import { type Db, and, asc, eq, sql, webhookEndpoints } from '@memory/db';
 import { WEBHOOK_SECRET_PREFIX, generateWebhookSecret } from '@memory/sdk';
 import type { z } from 'zod';
 import type { WebhookSettings } from '../config';
+import { type AuditEntry, withAudit } from '../console/audit';
 import { Errors } from '../errors';
 import type { WebhookEndpointView, createWebhookEndpointRequest, updateWebhookEndpointRequest } from '../schemas/webhooks';
+import type { Principal } from '../tenants/tenants';
 import { WebhookAddressError, webhookUrlProblemResolved } from './address';
 import { encryptSecret } from './secret-store';
 
@@ -50,30 +52,42 @@ const newSecret = (settings: WebhookSettings) => {
   return { secret, ciphertext: encryptSecret(secret, settings.secretKey), prefix: secret.slice(0, WEBHOOK_SECRET_PREFIX.length + 4) };
 };
 
+/** Ids only in the audit entries of endpoint changes, never the URL's query or a secret. */
+const endpointAudit = (action: string, id: string, details: AuditEntry['details'] = {}) => ({ action, targetType: 'webhook_endpoint', targetId: id, details });
+
 export async function createWebhookEndpoint(
   db: Db,
-  tenantId: string,
+  principal: Principal,
   body: z.output<typeof createWebhookEndpointRequest>,
   settings: WebhookSettings,
 ): Promise<WebhookEndpointView & { secret: string }> {
+  const { tenantId } = principal;
   await checkUrl(body.url, settings);
   const [{ n }] = (await db.select({ n: sql<number>`count(*)::int` }).from(webhookEndpoints).where(eq(webhookEndpoints.tenantId, tenantId))) as {
     n: number;
   }[];
   if (n >= WEBHOOK_ENDPOINTS_MAX) throw Errors.conflict(`A tenant can register at most ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints.`);
   const { secret, ciphertext, prefix } = newSecret(settings);
-  const [row] = await db
-    .insert(webhookEndpoints)
-    .values({
-      id: randomUUID(),
-      tenantId,
-      url: body.url,
-      description: body.description,
-      eventTypes: body.event_types,
-      secretCiphertext: ciphertext,
-      secretPrefix: prefix,
-    })
-    .returning();
+  const row = await withAudit(
+    db,
+    principal,
+    async (tx) =>
+      (
+        await tx
+          .insert(webhookEndpoints)
+          .values({
+            id: randomUUID(),
+            tenantId,
+            url: body.url,
+            description: body.description,
+            eventTypes: body.event_types,
+            secretCiphertext: ciphertext,
+            secretPrefix: prefix,
+          })
+          .returning()
+      )[0],
+    (created) => endpointAudit('webhook_endpoint.created', created.id, { event_types: created.eventTypes as string[] }),
+  );
   return { ...toEndpointView(row), secret };
 }
 
@@ -99,11 +113,12 @@ export async function getWebhookEndpoint(db: Db, tenantId: string, endpointId: s
 
 export async function updateWebhookEndpoint(
   db: Db,
-  tenantId: string,
+  principal: Principal,
   endpointId: string,
   body: z.output<typeof updateWebhookEndpointRequest>,
   settings: WebhookSettings,
 ): Promise<WebhookEndpointView> {
+  const { tenantId } = principal;
   if (body.url !== undefined) await checkUrl(body.url, settings);
   await requireEndpoint(db, tenantId, endpointId);
   const state =
@@ -112,27 +127,58 @@ export async function updateWebhookEndpoint(
       : body.enabled
         ? { status: 'enabled', disabledReason: null, consecutiveFailures: 0, failingSince: null }
         : { status: 'disabled', disabledReason: 'manual' };
-  const [row] = await db
-    .update(webhookEndpoints)
-    .set({
+  const row = await updateEndpoint(
+    db,
+    principal,
+    endpointId,
+    {
       ...(body.url !== undefined ? { url: body.url } : {}),
       ...(body.description !== undefined ? { description: body.description } : {}),
       ...(body.event_types !== undefined ? { eventTypes: body.event_types } : {}),
       ...state,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(webhookEndpoints.tenantId, tenantId), eq(webhookEndpoints.id, endpointId)))
-    .returning();
+    },
+    (updated) => endpointAudit('webhook_endpoint.updated', updated.id, { status: updated.status, event_types: updated.eventTypes as string[] }),
+  );
   return toEndpointView(row);
 }
 
+/** Updates the tenant's endpoint (known to exist) and records its audit entry, in one transaction. */
+function updateEndpoint(
+  db: Db,
+  principal: Principal,
+  endpointId: string,
+  set: Partial<typeof webhookEndpoints.$inferInsert>,
+  audit: (row: EndpointRow) => ReturnType<typeof endpointAudit>,
+): Promise<EndpointRow> {
+  return withAudit(
+    db,
+    principal,
+    async (tx) =>
+      (
+        await tx
+          .update(webhookEndpoints)
+          .set({ ...set, updatedAt: sql`now()` })
+          .where(and(eq(webhookEndpoints.tenantId, principal.tenantId), eq(webhookEndpoints.id, endpointId)))
+          .returning()
+      )[0],
+    audit,
+  );
+}
+
 /** Deletes the endpoint with its delivery log. */
-export async function deleteWebhookEndpoint(db: Db, tenantId: string, endpointId: string): Promise<{ id: string; deleted: true }> {
-  const gone = await db
-    .delete(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.tenantId, tenantId), eq(webhookEndpoints.id, endpointId)))
-    .returning({ id: webhookEndpoints.id });
-  if (gone.length === 0) throw Errors.notFound(`Webhook endpoint ${endpointId}`);
+export async function deleteWebhookEndpoint(db: Db, principal: Principal, endpointId: string): Promise<{ id: string; deleted: true }> {
+  await withAudit(
+    db,
+    principal,
+    async (tx) => {
+      const gone = await tx
+        .delete(webhookEndpoints)
+        .where(and(eq(webhookEndpoints.tenantId, principal.tenantId), eq(webhookEndpoints.id, endpointId)))
+        .returning({ id: webhookEndpoints.id });
+      if (gone.length === 0) throw Errors.notFound(`Webhook endpoint ${endpointId}`);
+    },
+    () => endpointAudit('webhook_endpoint.deleted', endpointId),
+  );
   return { id: endpointId, deleted: true };
 }
 
@@ -142,23 +188,25 @@ export async function deleteWebhookEndpoint(db: Db, tenantId: string, endpointId
  */
 export async function rotateWebhookSecret(
   db: Db,
-  tenantId: string,
+  principal: Principal,
   endpointId: string,
   settings: WebhookSettings,
 ): Promise<WebhookEndpointView & { secret: string }> {
+  const { tenantId } = principal;
   const current = await requireEndpoint(db, tenantId, endpointId);
   const { secret, ciphertext, prefix } = newSecret(settings);
   const overlapMs = settings.rotationOverlapHours * 3_600_000;
-  const [row] = await db
-    .update(webhookEndpoints)
-    .set({
+  const row = await updateEndpoint(
+    db,
+    principal,
+    endpointId,
+    {
       secretCiphertext: ciphertext,
       secretPrefix: prefix,
       previousSecretCiphertext: overlapMs > 0 ? current.secretCiphertext : null,
       previousSecretExpiresAt: overlapMs > 0 ? new Date(Date.now() + overlapMs) : null,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(webhookEndpoints.tenantId, tenantId), eq(webhookEndpoints.id, endpointId)))
-    .returning();
+    },
+    (rotated) => endpointAudit('webhook_endpoint.secret_rotated', rotated.id),
+  );
   return { ...toEndpointView(row), secret };
 }

@@ -1,5 +1,5 @@
 import { listMemories, listMemoriesQuery } from '@memory/core';
-import { json, readQuery, requireTenant, route } from '@/lib/http';
+import { readQuery, requireTenant, respond, route } from '@/lib/http';
 
 export const GET = route(async (ctx) => {
   const auth = await requireTenant(ctx);
@@ -11,5 +11,5 @@ export const GET = route(async (ctx) => {
     status: q.status,
     category: q.category,
   });
-  return json({ data: page, request_id: ctx.requestId, timestamp: new Date().toISOString() });
+  return respond(ctx, page);
 });

@@ -8,7 +8,7 @@ import { readBodyBytes, route } from '@/lib/http';
 export const dynamic = 'force-dynamic';
 
 // route(): a body over the REST API's limit is refused as it streams in (readBodyBytes), with the same problem+json
-const handler = route<{ trpc: string }>(async ({ req: incoming, rt }) => {
+const handler = route<{ trpc: string }>(async ({ req: incoming, rt, log }) => {
   const deps = consoleDeps(rt);
   const req =
     incoming.method === 'POST'
@@ -30,7 +30,7 @@ const handler = route<{ trpc: string }>(async ({ req: incoming, rt }) => {
     onError({ error, path }) {
       if (error.code === 'INTERNAL_SERVER_ERROR' && !apiErrorOf(error)) {
         // Name, SQLSTATE and message of the cause only: never inputs, codes or tokens.
-        rt.log.error({ trpc_path: path, ...describeError(error.cause ?? error) }, 'unhandled console error');
+        log.error({ trpc_path: path, ...describeError(error.cause ?? error) }, 'unhandled console error');
       }
     },
   });

@@ -1,5 +1,5 @@
 import { exchangeLinkToken, passportTokenRequest } from '@memory/core';
-import { json, readJson, requireAgent, route } from '@/lib/http';
+import { readJson, requireAgent, respond, route } from '@/lib/http';
 
 /**
  * POST /v1/agents/passport-token: the agent's backend exchanges the approved link token for the user's
@@ -9,9 +9,6 @@ export const POST = route(async (ctx) => {
   const agent = await requireAgent(ctx);
   const body = await readJson(ctx.req, passportTokenRequest);
   const issued = await exchangeLinkToken(ctx.rt.db, agent, body.link_token);
-  ctx.rt.log.info({ request_id: ctx.requestId, agent_id: agent.id, connection_id: issued.connection_id }, 'passport token issued');
-  return json(
-    { data: issued, request_id: ctx.requestId, timestamp: new Date().toISOString() },
-    { headers: { 'Cache-Control': 'no-store' } },
-  );
+  ctx.log.info({ agent_id: agent.id, connection_id: issued.connection_id }, 'passport token issued');
+  return respond(ctx, issued, { headers: { 'Cache-Control': 'no-store' } });
 });

@@ -1,5 +1,5 @@
 import { Errors, deleteMemory, enforceWriteRate } from '@memory/core';
-import { isUuid, json, rateLimited, requireTenant, route } from '@/lib/http';
+import { isUuid, rateLimited, requireTenant, respond, route } from '@/lib/http';
 
 export const DELETE = route<{ memory_id: string }>(async (ctx) => {
   const auth = await requireTenant(ctx);
@@ -7,5 +7,5 @@ export const DELETE = route<{ memory_id: string }>(async (ctx) => {
   if (!isUuid(id)) throw Errors.notFound(`Memory ${id}`);
   const rate = await enforceWriteRate(ctx.rt.db, ctx.rt.quota, auth, null);
   const result = await deleteMemory(ctx.rt.db, auth, id, `api_key:${auth.apiKeyId}`);
-  return rateLimited(json({ data: result, request_id: ctx.requestId, timestamp: new Date().toISOString() }), rate);
+  return rateLimited(respond(ctx, result), rate);
 });

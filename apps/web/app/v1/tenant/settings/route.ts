@@ -1,20 +1,20 @@
 import { updateTenantSettingsRequest } from '@memory/core/schemas/settings';
 import { getTenantSettings, updateTenantSettings } from '@memory/core/tenants/settings';
-import { json, readJson, requireTenant, route } from '@/lib/http';
+import { readJson, requireTenant, respond, route } from '@/lib/http';
 
 export const GET = route(async (ctx) => {
   const auth = await requireTenant(ctx);
   const data = await getTenantSettings(ctx.rt.db, auth.tenantId);
-  return json({ data, request_id: ctx.requestId, timestamp: new Date().toISOString() }, { headers: { 'Cache-Control': 'no-store' } });
+  return respond(ctx, data, { headers: { 'Cache-Control': 'no-store' } });
 });
 
 export const PATCH = route(async (ctx) => {
   const auth = await requireTenant(ctx);
   const body = await readJson(ctx.req, updateTenantSettingsRequest);
   const data = await updateTenantSettings(ctx.rt.db, auth.tenantId, body);
-  ctx.rt.log.info(
-    { request_id: ctx.requestId, tenant_id: auth.tenantId, api_key_id: auth.apiKeyId, payload_retention_days: data.payload_retention_days },
+  ctx.log.info(
+    { api_key_id: auth.apiKeyId, payload_retention_days: data.payload_retention_days },
     'tenant settings updated',
   );
-  return json({ data, request_id: ctx.requestId, timestamp: new Date().toISOString() }, { headers: { 'Cache-Control': 'no-store' } });
+  return respond(ctx, data, { headers: { 'Cache-Control': 'no-store' } });
 });

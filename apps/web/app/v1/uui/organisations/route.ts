@@ -1,9 +1,9 @@
 import { directoryQuery, listDirectory } from '@memory/core';
-import { json, readQuery, route } from '@/lib/http';
+import { readQuery, respond, route } from '@/lib/http';
 
 /** GET /v1/uui/organisations: the public directory of listed agents (no authentication). */
 export const GET = route(async (ctx) => {
   const query = readQuery(ctx.req, directoryQuery);
   const page = await listDirectory(ctx.rt.db, query);
-  return json({ data: page, request_id: ctx.requestId, timestamp: new Date().toISOString() });
+  return respond(ctx, page);
 });

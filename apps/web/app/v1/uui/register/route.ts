@@ -1,11 +1,11 @@
 import { clientIp } from '@memory/core/console/rules';
 import { passportEmailRequest, registerPassport } from '@memory/core';
 import { mailerFor } from '@/lib/console';
-import { json, readJson, route } from '@/lib/http';
+import { readJson, respond, route } from '@/lib/http';
 
 /** POST /v1/uui/register: creates the passport if the address has none and sends a code; the same answer either way. */
 export const POST = route(async (ctx) => {
   const body = await readJson(ctx.req, passportEmailRequest);
   const sent = await registerPassport(ctx.rt.db, mailerFor(ctx.rt), { email: body.email, ip: clientIp(ctx.req.headers) });
-  return json({ data: sent, request_id: ctx.requestId, timestamp: new Date().toISOString() });
+  return respond(ctx, sent);
 });

@@ -1,8 +1,8 @@
 import { getPublicAgent } from '@memory/core';
-import { json, route } from '@/lib/http';
+import { respond, route } from '@/lib/http';
 
 /** GET /v1/agents/global/{agent_id}: the public profile, no authentication, never the tenant or keys. */
 export const GET = route<{ agent_id: string }>(async (ctx) => {
   const agent = await getPublicAgent(ctx.rt.db, ctx.params.agent_id);
-  return json({ data: agent, request_id: ctx.requestId, timestamp: new Date().toISOString() });
+  return respond(ctx, agent);
 });

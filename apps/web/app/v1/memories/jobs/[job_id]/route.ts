@@ -1,5 +1,5 @@
 import { Errors, getJobView } from '@memory/core';
-import { isUuid, json, requireTenant, route } from '@/lib/http';
+import { isUuid, requireTenant, respond, route } from '@/lib/http';
 
 export const GET = route<{ job_id: string }>(async (ctx) => {
   const auth = await requireTenant(ctx);
@@ -7,5 +7,5 @@ export const GET = route<{ job_id: string }>(async (ctx) => {
   // Another tenant's job and a job that does not exist answer the same.
   const job = isUuid(jobId) ? await getJobView(ctx.rt.db, auth.tenantId, jobId) : null;
   if (!job) throw Errors.notFound(`Job ${jobId}`);
-  return json({ data: job, request_id: ctx.requestId, timestamp: new Date().toISOString() });
+  return respond(ctx, job);
 });

@@ -1,10 +1,10 @@
 import { getCustomerProfile } from '@memory/core/domains/support';
 import { customerPathParams } from '@memory/core/schemas/domains';
-import { json, requireTenant, route, validate } from '@/lib/http';
+import { requireTenant, respond, route, validate } from '@/lib/http';
 
 export const GET = route<{ external_user_id: string }>(async (ctx) => {
   const auth = await requireTenant(ctx);
   const { external_user_id } = validate(customerPathParams, ctx.params);
   const data = await getCustomerProfile(ctx.rt.db, auth.tenantId, external_user_id);
-  return json({ data, request_id: ctx.requestId, timestamp: new Date().toISOString() }, { headers: { 'Cache-Control': 'no-store' } });
+  return respond(ctx, data, { headers: { 'Cache-Control': 'no-store' } });
 });

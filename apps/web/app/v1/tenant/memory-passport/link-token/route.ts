@@ -1,5 +1,5 @@
 import { createLinkToken, createLinkTokenRequest } from '@memory/core';
-import { json, readJson, requireTenant, route } from '@/lib/http';
+import { readJson, requireTenant, respond, route } from '@/lib/http';
 
 /**
  * The address the tenant's request reached (Host, or X-Forwarded-Host/-Proto behind a proxy). The caller is the
@@ -22,8 +22,5 @@ export const POST = route(async (ctx) => {
   const connect = new URL(`${base}/connect`);
   connect.searchParams.set('agent_id', body.agent_id);
   connect.searchParams.set('link_token', created.link_token);
-  return json(
-    { data: { ...created, connect_url: connect.toString() }, request_id: ctx.requestId, timestamp: new Date().toISOString() },
-    { status: 201, headers: { 'Cache-Control': 'no-store' } },
-  );
+  return respond(ctx, { ...created, connect_url: connect.toString() }, { status: 201, headers: { 'Cache-Control': 'no-store' } });
 });

@@ -1,9 +1,9 @@
 import { Errors, getReview } from '@memory/core';
-import { isUuid, json, requireTenant, route } from '@/lib/http';
+import { isUuid, requireTenant, respond, route } from '@/lib/http';
 
 export const GET = route<{ review_id: string }>(async (ctx) => {
   const auth = await requireTenant(ctx);
   const review = isUuid(ctx.params.review_id) ? await getReview(ctx.rt.db, auth.tenantId, ctx.params.review_id) : null;
   if (!review) throw Errors.notFound(`Review ${ctx.params.review_id}`);
-  return json({ data: review, request_id: ctx.requestId, timestamp: new Date().toISOString() });
+  return respond(ctx, review);
 });

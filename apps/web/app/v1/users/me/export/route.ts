@@ -5,7 +5,7 @@ export const GET = route(async (ctx) => {
   const auth = await requireTenant(ctx);
   const q = readQuery(ctx.req, exportQuery);
   const bundle = await exportUser(ctx.rt.db, auth, q.external_user_id);
-  ctx.rt.log.info({ request_id: ctx.requestId, tenant_id: auth.tenantId }, 'user export');
+  ctx.log.info({ tenant_id: auth.tenantId }, 'user export');
   return json(
     { data: bundle, request_id: ctx.requestId, timestamp: bundle.exported_at },
     { headers: { 'Cache-Control': 'no-store' } },

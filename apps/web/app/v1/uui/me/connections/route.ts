@@ -1,9 +1,9 @@
 import { listConnections } from '@memory/core';
-import { json, requirePassport, route } from '@/lib/http';
+import { requirePassport, respond, route } from '@/lib/http';
 
 /** GET /v1/uui/me/connections: the services linked to this passport. */
 export const GET = route(async (ctx) => {
   const me = await requirePassport(ctx);
   const connections = await listConnections(ctx.rt.db, me.passportUserId);
-  return json({ data: connections, request_id: ctx.requestId, timestamp: new Date().toISOString() });
+  return respond(ctx, connections);
 });

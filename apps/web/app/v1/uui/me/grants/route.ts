@@ -1,11 +1,11 @@
 import { grantRequest, listGrants, saveGrant } from '@memory/core';
-import { json, readJson, requirePassport, route } from '@/lib/http';
+import { readJson, requirePassport, respond, route } from '@/lib/http';
 
 /** GET /v1/uui/me/grants: the active grants with each agent's public profile. */
 export const GET = route(async (ctx) => {
   const me = await requirePassport(ctx);
   const grants = await listGrants(ctx.rt.db, me.passportUserId);
-  return json({ data: grants, request_id: ctx.requestId, timestamp: new Date().toISOString() });
+  return respond(ctx, grants);
 });
 
 /** POST /v1/uui/me/grants: creates (201) or replaces (200) the grant for an agent. */
@@ -13,5 +13,5 @@ export const POST = route(async (ctx) => {
   const me = await requirePassport(ctx);
   const body = await readJson(ctx.req, grantRequest);
   const { grant, created } = await saveGrant(ctx.rt.db, me.passportUserId, body);
-  return json({ data: grant, request_id: ctx.requestId, timestamp: new Date().toISOString() }, { status: created ? 201 : 200 });
+  return respond(ctx, grant, { status: created ? 201 : 200 });
 });

@@ -1,21 +1,18 @@
 import { PASSPORT_SESSION_RULES, passportVerifyRequest, verifyPassportCode } from '@memory/core';
-import { json, readJson, route } from '@/lib/http';
+import { readJson, respond, route } from '@/lib/http';
 
 /** POST /v1/uui/otp/verify: a right code returns a new session token (`Authorization: Bearer …`), shown once. */
 export const POST = route(async (ctx) => {
   const body = await readJson(ctx.req, passportVerifyRequest);
   const session = await verifyPassportCode(ctx.rt.db, body);
-  return json(
+  return respond(
+    ctx,
     {
-      data: {
-        session_token: session.token,
-        token_type: 'Bearer',
-        expires_at: session.expiresAt.toISOString(),
-        idle_timeout_seconds: PASSPORT_SESSION_RULES.idleMs / 1000,
-        passport: { id: session.user.id, email: session.user.email, created_at: session.user.createdAt.toISOString() },
-      },
-      request_id: ctx.requestId,
-      timestamp: new Date().toISOString(),
+      session_token: session.token,
+      token_type: 'Bearer',
+      expires_at: session.expiresAt.toISOString(),
+      idle_timeout_seconds: PASSPORT_SESSION_RULES.idleMs / 1000,
+      passport: { id: session.user.id, email: session.user.email, created_at: session.user.createdAt.toISOString() },
     },
     { headers: { 'Cache-Control': 'no-store' } },
   );

@@ -8,6 +8,6 @@ export const POST = route<{ tenant_id: string }>(async (ctx) => {
   if (!isUuid(ctx.params.tenant_id)) throw Errors.notFound(`Tenant ${ctx.params.tenant_id}`);
   const body = await readJson(ctx.req, createAdminRequest);
   const admin = await createAdminUser(ctx.rt.db, ctx.params.tenant_id, body.email);
-  ctx.rt.log.info({ request_id: ctx.requestId, tenant_id: admin.tenant_id, admin_id: admin.admin_id }, 'console admin created');
+  ctx.log.info({ tenant_id: admin.tenant_id, admin_id: admin.admin_id }, 'console admin created');
   return json({ data: admin }, { status: 201, headers: { 'Cache-Control': 'no-store' } });
 });

@@ -1,12 +1,12 @@
 import { Errors, getUsageReport, planChangeRequest, setTenantPlan } from '@memory/core';
-import { isUuid, json, readJson, requireAdmin, route } from '@/lib/http';
+import { isUuid, readJson, requireAdmin, respond, route } from '@/lib/http';
 
 /** GET: the tenant's plan and usage. PUT: set its plan (a new period starts; docs/quotas.md). 404 without MEMORY_ADMIN_TOKEN. */
 export const GET = route<{ tenant_id: string }>(async (ctx) => {
   requireAdmin(ctx);
   if (!isUuid(ctx.params.tenant_id)) throw Errors.notFound('The tenant');
   const data = await getUsageReport(ctx.rt.db, ctx.params.tenant_id, new Date(), ctx.rt.quota.rateLimitDefaults);
-  return json({ data, request_id: ctx.requestId, timestamp: new Date().toISOString() }, { headers: { 'Cache-Control': 'no-store' } });
+  return respond(ctx, data, { headers: { 'Cache-Control': 'no-store' } });
 });
 
 export const PUT = route<{ tenant_id: string }>(async (ctx) => {
@@ -14,6 +14,6 @@ export const PUT = route<{ tenant_id: string }>(async (ctx) => {
   if (!isUuid(ctx.params.tenant_id)) throw Errors.notFound('The tenant');
   const body = await readJson(ctx.req, planChangeRequest);
   const data = await setTenantPlan(ctx.rt.db, ctx.params.tenant_id, body, { actor: 'operator', env: ctx.rt.quota.rateLimitDefaults });
-  ctx.rt.log.info({ request_id: ctx.requestId, tenant_id: ctx.params.tenant_id, plan: body.plan }, 'tenant plan set');
-  return json({ data, request_id: ctx.requestId, timestamp: new Date().toISOString() }, { headers: { 'Cache-Control': 'no-store' } });
+  ctx.log.info({ tenant_id: ctx.params.tenant_id, plan: body.plan }, 'tenant plan set');
+  return respond(ctx, data, { headers: { 'Cache-Control': 'no-store' } });
 });

@@ -1,5 +1,5 @@
 import { Errors, getUniversalJobView } from '@memory/core';
-import { isUuid, json, requireUniversalAgent, route } from '@/lib/http';
+import { isUuid, requireUniversalAgent, respond, route } from '@/lib/http';
 
 export const GET = route<{ job_id: string }>(async (ctx) => {
   const auth = await requireUniversalAgent(ctx);
@@ -9,5 +9,5 @@ export const GET = route<{ job_id: string }>(async (ctx) => {
     ? await getUniversalJobView(ctx.rt.db, { passportUserId: auth.passportUserId, agentId: auth.agent.id }, jobId)
     : null;
   if (!job) throw Errors.notFound(`Universal job ${jobId}`);
-  return json({ data: job, request_id: ctx.requestId, timestamp: new Date().toISOString() });
+  return respond(ctx, job);
 });

@@ -1,9 +1,9 @@
 import { revokeGrant } from '@memory/core';
-import { json, requirePassport, route } from '@/lib/http';
+import { requirePassport, respond, route } from '@/lib/http';
 
 /** DELETE /v1/uui/me/grants/{grant_id}: revoked at once (another user's grant is 404). */
 export const DELETE = route<{ grant_id: string }>(async (ctx) => {
   const me = await requirePassport(ctx);
   const revoked = await revokeGrant(ctx.rt.db, me.passportUserId, ctx.params.grant_id);
-  return json({ data: revoked, request_id: ctx.requestId, timestamp: new Date().toISOString() });
+  return respond(ctx, revoked);
 });

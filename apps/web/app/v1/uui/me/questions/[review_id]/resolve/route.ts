@@ -1,5 +1,5 @@
 import { Errors, resolvePassportQuestion, resolvePassportQuestionRequest } from '@memory/core';
-import { isUuid, json, readJson, requirePassport, route } from '@/lib/http';
+import { isUuid, readJson, requirePassport, respond, route } from '@/lib/http';
 
 /**
  * POST /v1/uui/me/questions/{review_id}/resolve {keep_memory_id}: the user keeps one option, the other is archived.
@@ -11,5 +11,5 @@ export const POST = route<{ review_id: string }>(async (ctx) => {
   if (!isUuid(reviewId)) throw Errors.notFound(`Question ${reviewId}`);
   const body = await readJson(ctx.req, resolvePassportQuestionRequest);
   const resolved = await resolvePassportQuestion(ctx.rt.db, me.passportUserId, reviewId, body.keep_memory_id);
-  return json({ data: resolved, request_id: ctx.requestId, timestamp: new Date().toISOString() });
+  return respond(ctx, resolved);
 });
