@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, configVariables, loadConfig } from './config';
 
 describe('loadConfig', () => {
   it('defaults to the embedded database in ./.data and the embedded job runner', () => {
@@ -119,5 +122,41 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MEMORY_DEFAULT_PLAN: 'gold' })).toThrow(/MEMORY_DEFAULT_PLAN/);
     expect(() => loadConfig({ MEMORY_RATE_LIMIT_USER_WRITES_PER_MINUTE: '0' })).toThrow(/MEMORY_RATE_LIMIT_USER_WRITES_PER_MINUTE/);
     expect(() => loadConfig({ MEMORY_REDIS_URL: 'http://cache' })).toThrow(/MEMORY_REDIS_URL/);
+  });
+});
+
+describe('the README configuration table', () => {
+  const readme = readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../README.md'), 'utf8');
+  // rows whose first cell names variables: | `A`, `B` | `1`, `2` | what they do |
+  const rows = readme
+    .split('\n')
+    .filter((line) => /^\| `[A-Z][A-Z0-9_]+`/.test(line))
+    .map((line) => {
+      const [names, defaults] = line.split(' | ');
+      return { names: [...names.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]), defaults: defaults.split(', ').map((d) => d.trim()) };
+    });
+  const documented = rows.flatMap((r) => r.names);
+
+  it('documents every variable the configuration reads, and no other', () => {
+    expect([...documented].sort()).toEqual(configVariables().map((v) => v.name).sort());
+    expect(new Set(documented).size).toBe(documented.length);
+  });
+
+  it('states each default as the configuration has it', () => {
+    const defaults = new Map(configVariables().map((v) => [v.name, v.default]));
+    const shown = (value: unknown) =>
+      value === undefined || value === '' ? ['unset'] : value === true ? ['`on`', '`true`'] : value === false ? ['`off`', '`false`'] : [`\`${String(value)}\``];
+    let compared = 0;
+    for (const row of rows) {
+      const cells = row.defaults.length === row.names.length ? row.defaults : row.defaults.length === 1 ? row.names.map(() => row.defaults[0]) : null;
+      if (!cells) continue;
+      row.names.forEach((name, i) => {
+        // prose defaults ("development key") are explained in the row, not compared
+        if (cells[i] !== 'unset' && !cells[i].startsWith('`')) return;
+        expect(shown(defaults.get(name)), name).toContain(cells[i]);
+        compared++;
+      });
+    }
+    expect(compared).toBeGreaterThan(50);
   });
 });

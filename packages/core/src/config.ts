@@ -4,7 +4,6 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import type { OpenAICompatibleEndpoint } from './llm/openai-compatible';
 import { PLAN_IDS, type PlanId, type RateLimitDefaults } from './quota/plans';
 import { parseTrustedProxies } from './http/client-address';
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE } from './webhooks/retry';
@@ -140,52 +139,14 @@ const envSchema = z.object({
   MEMORY_WEBHOOK_ROTATION_OVERLAP_HOURS: z.coerce.number().min(0).max(24 * 7).default(24),
 });
 
-export interface AppConfig {
-  port: number;
-  database:
-    | { kind: 'postgres'; url: string; poolSize: number; connectTimeoutSeconds: number; statementTimeoutMs: number; preparedStatements: boolean }
-    | { kind: 'pglite'; dataDir: string };
-  adminToken: string | null;
-  /** MEMORY_TRUSTED_PROXIES, parsed: the hops whose X-Forwarded-For names the client. */
-  trustedProxies: string[];
-  logLevel: z.infer<typeof envSchema>['MEMORY_LOG_LEVEL'];
-  jobs: {
-    mode: 'embedded' | 'inngest';
-    embeddedWorker: boolean;
-    maxAttempts: number;
-    leaseSeconds: number;
-    pollMs: number;
-    backoffBaseMs: number;
-    concurrency: number;
-    /** Extraction threads per process (MEMORY_EXTRACTION_THREADS); 0 keeps the work on the event loop. */
-    threads: number;
-  };
-  idempotencyTtlHours: number;
-  /** Minutes between embedded retention runs (Inngest mode uses its hourly cron). */
-  retentionIntervalMinutes: number;
-  inngest: { eventKey?: string; signingKey?: string; baseUrl?: string };
-  /** Outgoing mail (console sign-in codes): SMTP when configured, else the development mailbox. */
-  mail: { smtpUrl: string | null; from: string; devMailbox: boolean };
-  /** The extraction provider jobs use; `llm` is set when it is `openai-chat`. */
-  extraction: { provider: 'builtin' | 'openai-chat'; llm: (OpenAICompatibleEndpoint & { temperature: number | null }) | null };
-  /** The embeddings endpoint, when MEMORY_EMBEDDINGS_BASE_URL and MEMORY_EMBEDDINGS_MODEL are set. */
-  embeddings: (OpenAICompatibleEndpoint & { dimensions: number | null; batchSize: number }) | null;
-  /** MEMORY_LOCAL_ENCODER=on: the offline sentence encoder embeds when no endpoint is configured. */
-  localEncoder: boolean;
-  /** Minutes between embedded lifecycle runs (Inngest mode uses its hourly cron). */
-  lifecycleIntervalMinutes: number;
-  /** The memory passport (docs/passport.md). */
-  passport: { linkTokenTtlSeconds: number; consentUrl: string | null };
-  /** Plans, rate limits and backlog health (docs/quotas.md). */
-  quota: {
-    defaultPlan: PlanId;
-    rateLimits: RateLimitDefaults;
-    redisUrl: string | null;
-    backlog: { thresholdSeconds: number; rateWindowSeconds: number; sampleMs: number };
-  };
-  /** Webhook delivery (docs/webhooks.md). */
-  webhooks: WebhookSettings;
+/** Every configuration variable with its default (undefined: unset), in declaration order: the README's table documents each (config.test.ts). */
+export function configVariables(): { name: string; default: unknown }[] {
+  const defaults = envSchema.parse({}) as Record<string, unknown>;
+  return Object.keys(envSchema.shape).map((name) => ({ name, default: defaults[name] }));
 }
+
+/** The parsed configuration: the shape `toAppConfig` builds from the variables (each variable is declared once, in `envSchema`). */
+export type AppConfig = ReturnType<typeof toAppConfig>;
 
 export interface WebhookSettings {
   allowPrivate: boolean;
@@ -229,11 +190,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : []),
   ];
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n${problems.join('\n')}`);
-  const baseDir = env.INIT_CWD || process.cwd();
-  const mode = e.MEMORY_JOB_MODE === 'auto' ? (e.INNGEST_EVENT_KEY ? 'inngest' : 'embedded') : e.MEMORY_JOB_MODE;
-  return {
-    port: e.PORT,
-    database: e.DATABASE_URL
+  return toAppConfig(e, env.INIT_CWD || process.cwd());
+}
+
+/** Builds the configuration's shape from the parsed variables; relative paths resolve against `baseDir`. */
+function toAppConfig(e: z.output<typeof envSchema>, baseDir: string) {
+  const mode: 'embedded' | 'inngest' = e.MEMORY_JOB_MODE === 'auto' ? (e.INNGEST_EVENT_KEY ? 'inngest' : 'embedded') : e.MEMORY_JOB_MODE;
+  const database:
+    | { kind: 'postgres'; url: string; poolSize: number; connectTimeoutSeconds: number; statementTimeoutMs: number; preparedStatements: boolean }
+    | { kind: 'pglite'; dataDir: string } = e.DATABASE_URL
       ? {
           kind: 'postgres',
           url: e.DATABASE_URL,
@@ -242,8 +207,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
           preparedStatements: e.DATABASE_PREPARED_STATEMENTS,
         }
-      : { kind: 'pglite', dataDir: path.resolve(baseDir, e.MEMORY_DATA_DIR) },
+      : { kind: 'pglite', dataDir: path.resolve(baseDir, e.MEMORY_DATA_DIR) };
+  const rateLimits: RateLimitDefaults = {
+    ...(e.MEMORY_RATE_LIMIT_USER_WRITES_PER_MINUTE !== undefined && {
+      user_writes_per_minute: e.MEMORY_RATE_LIMIT_USER_WRITES_PER_MINUTE === 'off' ? null : e.MEMORY_RATE_LIMIT_USER_WRITES_PER_MINUTE,
+    }),
+    ...(e.MEMORY_RATE_LIMIT_TENANT_WRITES_PER_MINUTE !== undefined && {
+      tenant_writes_per_minute: e.MEMORY_RATE_LIMIT_TENANT_WRITES_PER_MINUTE === 'off' ? null : e.MEMORY_RATE_LIMIT_TENANT_WRITES_PER_MINUTE,
+    }),
+  };
+  const webhooks: WebhookSettings = {
+    allowPrivate: e.MEMORY_WEBHOOKS_ALLOW_PRIVATE,
+    allowedPorts: e.MEMORY_WEBHOOKS_ALLOWED_PORTS.split(',').map((p) => Number(p.trim())),
+    secretKey: e.MEMORY_WEBHOOK_SECRET_KEY ?? DEV_WEBHOOK_SECRET_KEY,
+    secretKeyIsDefault: !e.MEMORY_WEBHOOK_SECRET_KEY,
+    retryScheduleSeconds: e.MEMORY_WEBHOOK_RETRY_SCHEDULE.split(',').map(Number),
+    timeoutMs: e.MEMORY_WEBHOOK_TIMEOUT_MS,
+    rotationOverlapHours: e.MEMORY_WEBHOOK_ROTATION_OVERLAP_HOURS,
+  };
+  return {
+    port: e.PORT,
+    database,
     adminToken: e.MEMORY_ADMIN_TOKEN ?? null,
+    /** MEMORY_TRUSTED_PROXIES, parsed: the hops whose X-Forwarded-For names the client. */
     trustedProxies: parseTrustedProxies(e.MEMORY_TRUSTED_PROXIES),
     logLevel: e.MEMORY_LOG_LEVEL,
     jobs: {
@@ -253,17 +239,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       leaseSeconds: e.MEMORY_JOB_LEASE_SECONDS,
       pollMs: e.MEMORY_JOB_POLL_MS,
       concurrency: e.MEMORY_JOB_CONCURRENCY,
+      /** Extraction threads per process (MEMORY_EXTRACTION_THREADS); 0 keeps the work on the event loop. */
       threads: e.MEMORY_EXTRACTION_THREADS,
       backoffBaseMs: e.MEMORY_JOB_BACKOFF_BASE_MS,
     },
     idempotencyTtlHours: e.MEMORY_IDEMPOTENCY_TTL_HOURS,
+    /** Minutes between embedded retention runs (Inngest mode uses its hourly cron). */
     retentionIntervalMinutes: e.MEMORY_RETENTION_INTERVAL_MINUTES,
     inngest: { eventKey: e.INNGEST_EVENT_KEY, signingKey: e.INNGEST_SIGNING_KEY, baseUrl: e.INNGEST_BASE_URL },
+    /** Outgoing mail (console sign-in codes): SMTP when configured, else the development mailbox. */
     mail: {
       smtpUrl: e.SMTP_URL ?? null,
       from: e.MEMORY_MAIL_FROM,
       devMailbox: !e.SMTP_URL && (e.MEMORY_DEV_MAILBOX === 'on' || (e.MEMORY_DEV_MAILBOX === 'auto' && !e.DATABASE_URL)),
     },
+    /** The extraction provider jobs use; `llm` is set when it is `openai-chat`. */
     extraction: {
       provider: e.MEMORY_EXTRACTOR,
       llm:
@@ -280,7 +270,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             }
           : null,
     },
+    /** MEMORY_LOCAL_ENCODER=on: the offline sentence encoder embeds when no endpoint is configured. */
     localEncoder: e.MEMORY_LOCAL_ENCODER === 'on',
+    /** The embeddings endpoint, when MEMORY_EMBEDDINGS_BASE_URL and MEMORY_EMBEDDINGS_MODEL are set. */
     embeddings:
       e.MEMORY_EMBEDDINGS_BASE_URL && e.MEMORY_EMBEDDINGS_MODEL
         ? {
@@ -295,18 +287,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             batchSize: e.MEMORY_EMBEDDINGS_BATCH_SIZE,
           }
         : null,
+    /** Minutes between embedded lifecycle runs (Inngest mode uses its hourly cron). */
     lifecycleIntervalMinutes: e.MEMORY_LIFECYCLE_INTERVAL_MINUTES,
+    /** The memory passport (docs/passport.md). */
     passport: { linkTokenTtlSeconds: e.MEMORY_LINK_TOKEN_TTL_SECONDS, consentUrl: e.MEMORY_CONSENT_URL?.replace(/\/+$/, '') ?? null },
+    /** Plans, rate limits and backlog health (docs/quotas.md). */
     quota: {
       defaultPlan: e.MEMORY_DEFAULT_PLAN,
-      rateLimits: {
-        ...(e.MEMORY_RATE_LIMIT_USER_WRITES_PER_MINUTE !== undefined && {
-          user_writes_per_minute: e.MEMORY_RATE_LIMIT_USER_WRITES_PER_MINUTE === 'off' ? null : e.MEMORY_RATE_LIMIT_USER_WRITES_PER_MINUTE,
-        }),
-        ...(e.MEMORY_RATE_LIMIT_TENANT_WRITES_PER_MINUTE !== undefined && {
-          tenant_writes_per_minute: e.MEMORY_RATE_LIMIT_TENANT_WRITES_PER_MINUTE === 'off' ? null : e.MEMORY_RATE_LIMIT_TENANT_WRITES_PER_MINUTE,
-        }),
-      },
+      rateLimits,
       redisUrl: e.MEMORY_REDIS_URL ?? null,
       backlog: {
         thresholdSeconds: e.MEMORY_BACKLOG_DELAY_SECONDS,
@@ -314,15 +302,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         sampleMs: e.MEMORY_BACKLOG_SAMPLE_MS,
       },
     },
-    webhooks: {
-      allowPrivate: e.MEMORY_WEBHOOKS_ALLOW_PRIVATE,
-      allowedPorts: e.MEMORY_WEBHOOKS_ALLOWED_PORTS.split(',').map((p) => Number(p.trim())),
-      secretKey: e.MEMORY_WEBHOOK_SECRET_KEY ?? DEV_WEBHOOK_SECRET_KEY,
-      secretKeyIsDefault: !e.MEMORY_WEBHOOK_SECRET_KEY,
-      retryScheduleSeconds: e.MEMORY_WEBHOOK_RETRY_SCHEDULE.split(',').map(Number),
-      timeoutMs: e.MEMORY_WEBHOOK_TIMEOUT_MS,
-      rotationOverlapHours: e.MEMORY_WEBHOOK_ROTATION_OVERLAP_HOURS,
-    },
+    /** Webhook delivery (docs/webhooks.md). */
+    webhooks,
   };
 }
 
