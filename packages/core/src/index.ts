@@ -24,7 +24,7 @@ export * from './feedback/record';
 export * from './ingestion/add';
 export * from './ingestion/idempotency';
 export * from './ingestion/gate';
-export * from './ingestion/secrets';
+export * from './secrets';
 export * from './jobs/queue';
 export * from './jobs/repository';
 export * from './jobs/extraction-pipeline';

@@ -29,7 +29,7 @@ import {
   saveIdempotentResponse,
   withIdempotency,
 } from '../ingestion/idempotency';
-import { redactSecrets } from '../ingestion/secrets';
+import { redactSecrets } from '../secrets';
 import { CORRECTION_QUEUE, type JobQueue, type QueuedJob } from '../jobs/queue';
 import { type FeedbackEffect, applyFeedbackEffect, feedbackEffect, isNoEffect } from '../lifecycle/feedback-effects';
 import { writeMemoryScores } from '../lifecycle/write';

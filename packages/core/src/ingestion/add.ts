@@ -19,7 +19,7 @@ import type { AddRequest, AddResponse } from '../schemas/memories';
 import { resolveWriter } from '../provenance/writers';
 import { type IdempotencyScope, type IdempotentOutcome, RetryAfterRace, saveIdempotentResponse, withIdempotency } from './idempotency';
 import { runQualityGate } from './gate';
-import { redactSecrets } from './secrets';
+import { redactSecrets } from '../secrets';
 import type { QuotaDeps } from '../quota/service';
 import { consumeBudget, quotaFields, readQuotaState, announceModeChange } from '../quota/usage';
 import { writeRules } from '../quota/rate-limit';

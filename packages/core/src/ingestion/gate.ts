@@ -51,7 +51,7 @@
  * makes the whole conversation `accept`.
  */
 import type { ConversationMessage } from '../messages';
-import { redactSecrets } from './secrets';
+import { redactSecrets } from '../secrets';
 
 export type GateOutcome =
   | {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { externalUserId, jsonObject, memoryCategory, requestMeta, retrieveCategory } from './common';
-import { findSecrets, looksLikeSecret } from '../ingestion/secrets';
+import { findSecrets, looksLikeSecret } from '../secrets';
 import { LIMITS } from './limits';
 
 export const conversationMessage = z
