@@ -11,16 +11,12 @@
  *   in flight fail with ExtractionThreadError (the job's own retries take over) and the next call starts another;
  * - an idle pool does not keep the process alive; `close()` stops the workers and fails later calls.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ExtractionInput, ExtractionProvider, ExtractionResult } from '../extraction/types';
+import { findGeneratedFile } from '../generated-files';
 import type { ConversationMessage } from '../messages';
 import type { PreparedStore } from './prepare-store';
 import type { ThreadReply, ThreadRequest } from './thread-protocol';
-
-const RELATIVE = 'packages/core/generated/extraction-thread.mjs';
 
 export class ExtractionThreadError extends Error {
   override name = 'ExtractionThreadError';
@@ -37,16 +33,9 @@ export interface ExtractionThreads {
   close(): Promise<void>;
 }
 
-/** Where the build step put the thread's bundle: beside these sources, else from the working directory upwards. */
+/** The thread's bundle from the build step (generated-files.ts), or null before the build has run. */
 export function findExtractionThreadFile(cwd = process.cwd()): string | null {
-  const candidates: string[] = [];
-  try {
-    candidates.push(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../generated/extraction-thread.mjs'));
-  } catch {
-    // bundled: import.meta.url is not a file URL
-  }
-  for (let dir = path.resolve(cwd), i = 0; i < 6; i++, dir = path.dirname(dir)) candidates.push(path.join(dir, RELATIVE));
-  return candidates.find((c) => existsSync(c)) ?? null;
+  return findGeneratedFile('extraction-thread.mjs', cwd);
 }
 
 interface Call {

@@ -5,9 +5,8 @@
  * of JSON into generated/word-vectors.bin (150,000 words, int8); loading it takes tens of milliseconds and
  * about 20 MB. Words without a vector are skipped; a text with none has no vector (null).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { findGeneratedFile } from '../generated-files';
 import { contentWords } from './text';
 
 export interface WordVectors {
@@ -17,24 +16,9 @@ export interface WordVectors {
   embed(text: string): Float32Array | null;
 }
 
-const RELATIVE = 'packages/core/generated/word-vectors.bin';
-
-/**
- * Where the build step put the file: beside this package's sources when run from them (tests, CLI, tsx),
- * else found from the working directory upwards (the Next.js server runs from apps/web in a bundle).
- */
+/** The build step's word-vectors file (generated-files.ts), or null before the build has run. */
 export function findWordVectorsFile(cwd = process.cwd()): string | null {
-  const candidates: string[] = [];
-  try {
-    const here = path.dirname(fileURLToPath(import.meta.url));
-    candidates.push(path.resolve(here, '../../generated/word-vectors.bin'));
-    // bundled into generated/ beside it (the extraction thread, jobs/threads.ts)
-    candidates.push(path.join(here, 'word-vectors.bin'));
-  } catch {
-    // bundled: import.meta.url is not a file URL
-  }
-  for (let dir = path.resolve(cwd), i = 0; i < 6; i++, dir = path.dirname(dir)) candidates.push(path.join(dir, RELATIVE));
-  return candidates.find((c) => existsSync(c)) ?? null;
+  return findGeneratedFile('word-vectors.bin', cwd);
 }
 
 export function parseWordVectors(buf: Buffer): WordVectors {
