@@ -25,12 +25,7 @@ import {
   type ServerFlags,
   cliPath,
   countActiveMemories,
-  fmt,
-  latencyStats,
   log,
-  type LatencyStats,
-  markdownTable,
-  percentile,
   positiveInt,
   readArgs,
   registerWriter,
@@ -41,7 +36,8 @@ import {
   waitForJobs,
   withBenchServer,
   writeReport,
-} from './bench-lib';
+} from './bench-http';
+import { fmt, latencyStats, type LatencyStats, markdownTable, percentile } from './bench-lib';
 import { CATEGORY_NAMES, type Sample, type Session, locomoQuestions, sessionsOf, turnText } from './locomo-data';
 
 

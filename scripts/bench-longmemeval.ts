@@ -16,11 +16,11 @@
  */
 import { existsSync } from 'node:fs';
 import { sha256Hex } from '../packages/core/src/crypto';
-import * as bench from './bench-lib';
+import * as bench from './bench-http';
+import * as stats from './bench-lib';
 import {
   ANSWER_WORDS_K,
   type AddPlan,
-  type GroupScores,
   KS,
   type LmeQuestion,
   type PlannedAdd,
@@ -38,6 +38,7 @@ import {
   roundRetriever,
   scoreRanking,
 } from './longmemeval';
+import { markdownOf } from './longmemeval-report';
 
 interface Flags extends bench.ServerFlags {
   data: string | null;
@@ -264,7 +265,7 @@ async function run(flags: Flags, questions: LmeQuestion[], abstentionLeftOut: nu
   const acceptedMs = performance.now() - ingestStart;
   const jobs = await bench.waitForJobs(api, ingested.jobIds);
   const ingestMs = performance.now() - ingestStart;
-  bench.log(`ingested in ${bench.fmt(ingestMs / 1000)} s (adds accepted in ${bench.fmt(acceptedMs / 1000)} s); jobs ${JSON.stringify(jobs.statuses)}; add statuses ${JSON.stringify(ingested.statuses)}`);
+  bench.log(`ingested in ${stats.fmt(ingestMs / 1000)} s (adds accepted in ${stats.fmt(acceptedMs / 1000)} s); jobs ${JSON.stringify(jobs.statuses)}; add statuses ${JSON.stringify(ingested.statuses)}`);
   if (ingested.errors.length) bench.log(`${ingested.errors.length} adds refused, e.g. ${ingested.errors[0]}`);
   const memoriesStored = await bench.countActiveMemories(api, plans.map((p) => p.user));
   // Evidence sessions the service did not queue for extraction (the gate's `passthrough`/`L2`, or an error).
@@ -316,15 +317,15 @@ async function run(flags: Flags, questions: LmeQuestion[], abstentionLeftOut: nu
     adds_accepted_seconds: acceptedMs / 1000,
     messages_per_second: messages / (ingestMs / 1000),
     /** cold: each user's first retrieve after ingestion; hot: the same query twice more. `cached: true` counts. */
-    retrieve_cold_ms: bench.latencyStats(asked.map((a) => a.coldMs)),
-    retrieve_hot_ms: bench.latencyStats(asked.flatMap((a) => a.hotMs)),
+    retrieve_cold_ms: stats.latencyStats(asked.map((a) => a.coldMs)),
+    retrieve_hot_ms: stats.latencyStats(asked.flatMap((a) => a.hotMs)),
     hot_tier_hits: { cold: asked.filter((a) => a.coldCached).length, hot: asked.reduce((n, a) => n + a.hotCached, 0) },
     items_returned_at_limit_50: { mean: itemsReturned.reduce((a, b) => a + b, 0) / Math.max(1, itemsReturned.length), min: Math.min(...itemsReturned) },
     retrieved_categories: categories,
     unmapped_items: unmapped,
     context_tokens_per_answer: {
       mean: contextTokens.reduce((a, b) => a + b, 0) / Math.max(1, contextTokens.length),
-      p50: bench.percentile(contextTokens, 50),
+      p50: stats.percentile(contextTokens, 50),
     },
     answer_words: { k: ANSWER_WORDS_K, max_content_words: SHORT_ANSWER_WORDS },
     service: aggregate(asked.map((a) => a.service)),
@@ -340,134 +341,6 @@ async function run(flags: Flags, questions: LmeQuestion[], abstentionLeftOut: nu
   };
   bench.writeReport(flags.out, 'longmemeval', result.date, result, markdownOf(result));
   return 0;
-}
-
-type Result = {
-  date: string;
-  commit: string | null;
-  machine: { cpus: number; cpu: string; node: string };
-  engine: string;
-  questions: number;
-  abstention_left_out: number;
-  sessions: number;
-  adds: number;
-  messages_sent: number;
-  messages_dropped_empty: number;
-  messages_cut: number;
-  add_statuses: Record<string, number>;
-  evidence_adds_not_queued: Record<string, number>;
-  add_errors: { count: number };
-  memories_created: number;
-  memories_stored_active: number;
-  passages_indexed: number | null;
-  ingestion_seconds: number;
-  messages_per_second: number;
-  retrieve_cold_ms: bench.LatencyStats;
-  retrieve_hot_ms: bench.LatencyStats;
-  hot_tier_hits: { cold: number; hot: number };
-  context_tokens_per_answer: { mean: number; p50: number };
-  unmapped_items: number;
-  service: Record<string, GroupScores>;
-  reference_bm25_rounds: Record<string, GroupScores>;
-};
-
-function markdownOf(r: Result): string {
-  const pct = (x: number | null) => (x === null ? '–' : bench.fmt(100 * x, 1));
-  const types = Object.keys(r.service)
-    .filter((k) => k !== 'overall')
-    .sort();
-  const label = (k: string) => (k === 'overall' ? '**overall**' : k);
-  const recallTable = (level: 'turn' | 'session', metric: 'recall_all' | 'recall_any') =>
-    bench.markdownTable(
-      ['question type', 'questions', ...KS.map((k, i) => (i ? `@${k}` : `service @${k}`)), ...KS.map((k, i) => (i ? `@${k}` : `round BM25 @${k}`))],
-      [...types, 'overall'].map((t) => [
-        label(t),
-        String(r.service[t].n),
-        ...KS.map((k) => pct(r.service[t][level][metric][k])),
-        ...KS.map((k) => pct(r.reference_bm25_rounds[t][level][metric][k])),
-      ]),
-      [false, ...Array<boolean>(1 + 2 * KS.length).fill(true)],
-    );
-  const sections: [string, string][] = [
-    ['Turn level, recall_all (%): every evidence turn (has_answer) is covered by the top k (LongMemEval’s Recall@k)', recallTable('turn', 'recall_all')],
-    ['Turn level, recall_any (%): at least one evidence turn in the top k', recallTable('turn', 'recall_any')],
-    ['Session level, recall_all (%): every evidence session is covered by the top k', recallTable('session', 'recall_all')],
-    ['Session level, recall_any (%)', recallTable('session', 'recall_any')],
-    [
-      `Answer words in the top ${ANSWER_WORDS_K} (%): every content word of a short answer (string, ≤ ${SHORT_ANSWER_WORDS} content words) appears in the retrieved texts`,
-      bench.markdownTable(
-        ['question type', 'short answers', 'service', 'round BM25'],
-        [...types, 'overall'].map((t) => [
-          label(t),
-          String(r.service[t].answer_words_10.eligible),
-          pct(r.service[t].answer_words_10.rate),
-          pct(r.reference_bm25_rounds[t].answer_words_10.rate),
-        ]),
-        [false, true, true, true],
-      ),
-    ],
-    [
-      `Newest value first in the top ${ANSWER_WORDS_K} (%): of the questions whose evidence spans older and newer sessions (knowledge updates), those whose highest-ranked evidence item is from the newest session`,
-      bench.markdownTable(
-        ['question type', 'questions with older and newer evidence', 'service', 'round BM25'],
-        [...types, 'overall']
-          .filter((t) => (r.service[t].newest_first_10?.eligible ?? 0) > 0)
-          .map((t) => [
-            label(t),
-            String(r.service[t].newest_first_10.eligible),
-            pct(r.service[t].newest_first_10.rate),
-            pct(r.reference_bm25_rounds[t].newest_first_10.rate),
-          ]),
-        [false, true, true, true],
-      ),
-    ],
-    [
-      'Ingestion and retrieval',
-      bench.markdownTable(
-        [
-          'sessions / adds',
-          'messages sent (empty dropped / cut)',
-          'memories created',
-          'active memories',
-          'passages indexed',
-          'ingestion (s)',
-          'messages/s',
-          `cold retrieve p50 / p95 (ms, ${r.retrieve_cold_ms.n})`,
-          `hot retrieve p50 / p95 (ms, ${r.retrieve_hot_ms.n})`,
-          'hot-tier hits cold / hot',
-          'context tokens per answer (mean / p50)',
-        ],
-        [
-          [
-            `${r.sessions} / ${r.adds}`,
-            `${r.messages_sent} (${r.messages_dropped_empty} / ${r.messages_cut})`,
-            String(r.memories_created),
-            String(r.memories_stored_active),
-            r.passages_indexed === null ? 'not reported' : String(r.passages_indexed),
-            bench.fmt(r.ingestion_seconds),
-            bench.fmt(r.messages_per_second),
-            `${bench.fmt(r.retrieve_cold_ms.p50)} / ${bench.fmt(r.retrieve_cold_ms.p95)}`,
-            `${bench.fmt(r.retrieve_hot_ms.p50)} / ${bench.fmt(r.retrieve_hot_ms.p95)}`,
-            `${r.hot_tier_hits.cold} / ${r.hot_tier_hits.hot}`,
-            `${bench.fmt(r.context_tokens_per_answer.mean, 0)} / ${bench.fmt(r.context_tokens_per_answer.p50, 0)}`,
-          ],
-        ],
-        Array<boolean>(11).fill(true),
-      ),
-    ],
-  ];
-  const notQueued = Object.entries(r.evidence_adds_not_queued);
-  const notes = [
-    `Add statuses: ${JSON.stringify(r.add_statuses)}${notQueued.length ? `; evidence-session adds not queued: ${notQueued.map(([s, n]) => `${n} ${s}`).join(', ')}` : ''}.`,
-    r.add_errors.count ? `${r.add_errors.count} adds refused by the API (see add_errors in the JSON).` : '',
-    r.unmapped_items ? `${r.unmapped_items} retrieved items did not map to a haystack session.` : '',
-  ].filter(Boolean);
-  return [
-    `LongMemEval S (development half) retrieval — ${r.date.slice(0, 10)}, commit ${r.commit ?? 'unknown'}, ${r.engine}, ${r.questions} questions (${r.abstention_left_out} abstention left out), ${r.sessions} sessions; ${r.machine.cpus} × ${r.machine.cpu}, Node ${r.machine.node}`,
-    '',
-    ...sections.flatMap(([title, table]) => [title, '', table, '']),
-    ...notes.map((p) => `${p}\n`),
-  ].join('\n');
 }
 
 bench.runIfMain(import.meta.filename, main);

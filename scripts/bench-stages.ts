@@ -30,7 +30,9 @@ import { conversationSentiment } from '../packages/core/src/domains/sentiment';
 import { createQuotaDeps } from '../packages/core/src/quota/service';
 import { analyseForIndex } from '../packages/core/src/retrieval/analysis';
 import { apiKeyActor, createTenant } from '../packages/core/src/tenants/tenants';
-import { ADD_USERS, addConversation, fmt, markdownTable, rng } from './bench-lib';
+import { fmt, markdownTable } from './bench-lib';
+import { ADD_USERS } from './bench-seed';
+import { addConversation, rng } from './bench-synthetic';
 
 interface Flags {
   jobs: number;

@@ -4,6 +4,7 @@
  * approves the link in the consent app (tRPC `passport.approveLink`), and the agent exchanges the link token for
  * an X-Service-UUI token. Works on both engines (no SQL). Used by passport.test.ts and universal.test.ts.
  */
+import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 import { TrpcClient, type TrpcResult, mailboxCodes, randomIp } from './browser';
 import { Api, tenantApi } from './client';
@@ -169,3 +170,7 @@ export async function connectedUser(server: ServerInfo, externalUserId?: string)
   const c = await connectAgent(passport, { categories: ['fact', 'goal'], access: 'read_write' }, { externalUserId });
   return { api: c.tenant, agent: c.agent, browser: passport.browser, email: passport.email, token: c.linkToken, issued: c.issued, externalUserId: c.externalUserId };
 }
+
+export const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
+export const PUBLIC_FIELDS = ['default_categories_requested', 'description', 'id', 'is_verified', 'logo_url', 'name', 'website_url'];
+export const apiCode = (r: TrpcResult) => r.body.error?.data?.apiCode;

@@ -1,23 +1,25 @@
 /**
  * The memory passport over HTTP, on both engines: global agents and their public profile, operator-only
- * verification, passport sign-in codes (read from the development mailbox), link tokens through the consent
- * tRPC procedures and the agent's token exchange, grants, connections, erasure and the consent pages' headers.
- * PostgreSQL only: expired link tokens (the test moves `expires_at` into the past in SQL; a PGlite server owns
- * its data directory) and the stored rows after erasure and the universal credential check.
+ * verification, link tokens through the consent tRPC procedures and the agent's token exchange, declined links,
+ * and passport sign-in codes (read from the development mailbox). Grants, connections, erasure and the pages'
+ * headers: passport-grants.test.ts; PostgreSQL-only checks: passport-storage.test.ts.
  */
-import { createHash } from 'node:crypto';
-import { authenticateUniversalAgent } from '@memory/core';
-import { createDatabase } from '@memory/db';
-import postgres from 'postgres';
-import { afterAll, describe, expect, inject, it } from 'vitest';
-import { type TrpcResult, wrongCode } from './browser';
+import { describe, expect, it } from 'vitest';
+import { wrongCode } from './browser';
 import { Api, type ApiResponse, servers, tenantApi } from './client';
-import { ConsentBrowser, PassportApi, connectedUser, createAgent, data, exchange, linkToken, passportCodes, rand, readCode } from './passport-flow';
-import type { ServerInfo } from './server';
-
-const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
-const PUBLIC_FIELDS = ['default_categories_requested', 'description', 'id', 'is_verified', 'logo_url', 'name', 'website_url'];
-const apiCode = (r: TrpcResult) => r.body.error?.data?.apiCode;
+import {
+  ConsentBrowser,
+  PUBLIC_FIELDS,
+  PassportApi,
+  apiCode,
+  createAgent,
+  data,
+  exchange,
+  linkToken,
+  passportCodes,
+  rand,
+  readCode,
+} from './passport-flow';
 
 describe.each(servers())('passport on $name', (server) => {
   const bearer = { authorization: `Bearer ${server.adminToken}` };
@@ -280,230 +282,4 @@ describe.each(servers())('passport on $name', (server) => {
     expect((await ipClient.request('POST', '/v1/uui/otp/send', { email: `ip-last-${rand()}@example.com` })).status).toBe(429);
   });
 
-  it('creates, updates, lists and revokes grants; another user’s grant is 404', async () => {
-    const api = await tenantApi(server);
-    const agent = await createAgent(api);
-    const alice = new PassportApi(server);
-    await alice.signIn(`alice-${rand()}@example.com`);
-    const bob = new PassportApi(server);
-    await bob.signIn(`bob-${rand()}@example.com`);
-
-    const created = await alice.request('POST', '/v1/uui/me/grants', { agent_id: agent.id, categories: ['goal', 'fact'], access_type: 'read_only' });
-    expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ agent: { id: agent.id, name: agent.name }, categories: ['fact', 'goal'], access_type: 'read_only', status: 'active' });
-    expect(Object.keys(created.body.data.agent).sort()).toEqual(PUBLIC_FIELDS);
-    const updated = await alice.request('POST', '/v1/uui/me/grants', { agent_id: agent.id, categories: ['preference'], access_type: 'read_write' });
-    expect(updated.status).toBe(200);
-    expect(updated.body.data).toMatchObject({ id: created.body.data.id, categories: ['preference'], access_type: 'read_write' });
-    expect((await alice.request('POST', '/v1/uui/me/grants', { agent_id: agent.id, categories: [], access_type: 'read_write' })).status).toBe(422);
-    expect((await alice.request('POST', '/v1/uui/me/grants', { agent_id: '00000000-0000-4000-8000-000000000000', categories: ['fact'], access_type: 'read_only' })).status).toBe(404);
-
-    const listed = await alice.request('GET', '/v1/uui/me/grants');
-    expect(listed.body.data.map((g: any) => g.id)).toEqual([created.body.data.id]);
-    expect((await bob.request('GET', '/v1/uui/me/grants')).body.data).toEqual([]);
-    expect((await bob.request('DELETE', `/v1/uui/me/grants/${created.body.data.id}`)).status).toBe(404);
-    expect((await alice.request('DELETE', '/v1/uui/me/grants/not-a-uuid')).status).toBe(404);
-
-    const revoked = await alice.request('DELETE', `/v1/uui/me/grants/${created.body.data.id}`);
-    expect(revoked.status).toBe(200);
-    expect(revoked.body.data).toEqual({ id: created.body.data.id, status: 'revoked' });
-    expect((await alice.request('GET', '/v1/uui/me/grants')).body.data).toEqual([]);
-    // granting again re-activates the same grant
-    const regranted = await alice.request('POST', '/v1/uui/me/grants', { agent_id: agent.id, categories: ['fact'], access_type: 'read_only' });
-    expect(regranted.status).toBe(200);
-    expect(regranted.body.data).toMatchObject({ id: created.body.data.id, status: 'active' });
-  });
-
-  it('lists and disconnects connections (REST and tRPC); another user’s connection is 404', async () => {
-    const { browser, issued, agent } = await connectedUser(server, 'acct-9f8e7d6c5b');
-    const other = new PassportApi(server);
-    await other.signIn(`other-${rand()}@example.com`);
-    expect((await other.request('DELETE', `/v1/uui/me/connections/${issued.connection_id}`)).status).toBe(404);
-    expect((await new ConsentBrowser(server).query('connections')).status).toBe(401);
-
-    const owner = new PassportApi(server);
-    // the REST session of the same person (a second sign-in) sees the same connection
-    const email = data(await browser.query('session')).email;
-    await owner.signIn(email);
-    const list = await owner.request('GET', '/v1/uui/me/connections');
-    expect(list.body.data).toEqual([
-      { id: issued.connection_id, agent: { id: agent.id, name: agent.name, logo_url: '', is_verified: false }, external_user_id_hint: '…6c5b', created_at: expect.any(String) },
-    ]);
-    expect(JSON.stringify(list.body)).not.toContain('acct-9f8e7d6c5b');
-
-    expect((await browser.mutate('disconnect', { connectionId: issued.connection_id }, { 'x-csrf-token': '' })).status).toBe(403);
-    const done = await browser.mutate('disconnect', { connectionId: issued.connection_id });
-    expect(done.status).toBe(200);
-    expect(data(done)).toEqual({ id: issued.connection_id, disconnected: true });
-    expect((await owner.request('GET', '/v1/uui/me/connections')).body.data).toEqual([]);
-    // disconnecting again answers the same; the grant stays until revoked
-    expect((await owner.request('DELETE', `/v1/uui/me/connections/${issued.connection_id}`)).status).toBe(200);
-    expect((await owner.request('GET', '/v1/uui/me/grants')).body.data).toHaveLength(1);
-    const [grant] = data(await browser.query('grants'));
-    const revoked = await browser.mutate('revokeGrant', { grantId: grant.id });
-    expect(data(revoked)).toEqual({ id: grant.id, status: 'revoked' });
-    expect(data(await browser.query('grants'))).toEqual([]);
-  });
-
-  it('deletes a passport: grants, connections and sessions are gone, and the next sign-in starts empty', async () => {
-    const { browser, email } = await connectedUser(server);
-    const rest = new PassportApi(server);
-    await rest.signIn(email);
-    const before = await rest.request('GET', '/v1/uui/me');
-    expect((await rest.request('GET', '/v1/uui/me/grants')).body.data).toHaveLength(1);
-
-    expect((await browser.mutate('deletePassport', { confirm: 'yes' })).status).toBe(400);
-    expect((await browser.mutate('deletePassport', { confirm: 'DELETE MY PASSPORT' }, { 'x-csrf-token': 'nope' })).status).toBe(403);
-    const deleted = await rest.request('DELETE', '/v1/uui/me');
-    expect(deleted.status).toBe(200);
-    expect(deleted.body.data).toEqual({ id: before.body.data.id, deleted: true });
-
-    // every session of the passport ended: REST and the browser cookie
-    expect((await rest.request('GET', '/v1/uui/me')).status).toBe(401);
-    expect(data(await browser.query('session'))).toEqual({ signedIn: false });
-    expect((await browser.query('grants')).status).toBe(401);
-
-    await rest.signIn(email);
-    const after = await rest.request('GET', '/v1/uui/me');
-    expect(after.body.data.id).not.toBe(before.body.data.id);
-    expect((await rest.request('GET', '/v1/uui/me/grants')).body.data).toEqual([]);
-    expect((await rest.request('GET', '/v1/uui/me/connections')).body.data).toEqual([]);
-
-    // and from the consent app, with the typed confirmation; the cookie is cleared
-    const b2 = new ConsentBrowser(server);
-    await b2.signIn(email);
-    const gone = await b2.mutate('deletePassport', { confirm: 'DELETE MY PASSPORT' });
-    expect(gone.status).toBe(200);
-    expect(b2.cookie).toBeNull();
-    expect((await rest.request('GET', '/v1/uui/me')).status).toBe(401);
-  });
-
-  it('sends the consent and passport pages with no framing allowed', async () => {
-    for (const path of ['/connect?agent_id=x&link_token=y', '/passport']) {
-      const res = await fetch(`${server.baseUrl}${path}`);
-      expect(res.headers.get('x-frame-options')).toBe('DENY');
-      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
-      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
-    }
-  });
-
-  it('documents every passport path in the OpenAPI document', async () => {
-    const doc = await new Api(server).get('/v1/openapi.json');
-    for (const path of [
-      '/v1/agents/global',
-      '/v1/agents/global/{agent_id}',
-      '/v1/admin/agents/{agent_id}/verify',
-      '/v1/tenant/memory-passport/link-token',
-      '/v1/agents/passport-token',
-      '/v1/uui/register',
-      '/v1/uui/otp/send',
-      '/v1/uui/otp/verify',
-      '/v1/uui/me',
-      '/v1/uui/me/grants',
-      '/v1/uui/me/grants/{grant_id}',
-      '/v1/uui/organisations',
-      '/v1/uui/me/connections',
-      '/v1/uui/me/connections/{connection_id}',
-    ]) {
-      expect(doc.body.paths[path], path).toBeDefined();
-    }
-    expect(doc.body.paths['/v1/agents/global/{agent_id}'].get.security).toEqual([]);
-  });
-});
-
-describe.runIf(servers().some((s) => s.name === 'postgres'))('passport storage, expiry and universal credentials on postgres', () => {
-  const server = servers().find((s) => s.name === 'postgres') as ServerInfo;
-  const url = inject('pgDatabaseUrl');
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
-  const database = createDatabase({ kind: 'postgres', url, poolSize: 2 });
-  afterAll(async () => {
-    await sql.end({ timeout: 5 });
-    await database.close();
-  });
-
-  it('refuses an expired link token on the consent page and at the exchange', async () => {
-    const api = await tenantApi(server);
-    const agent = await createAgent(api);
-    const browser = new ConsentBrowser(server);
-    await browser.signIn(`expiry-${rand()}@example.com`);
-
-    const unanswered = await linkToken(api, agent.id, 'u-exp');
-    await sql`UPDATE link_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = ${sha256(unanswered)}`;
-    expect(data(await browser.query('linkRequest', { agentId: agent.id, linkToken: unanswered })).status).toBe('expired');
-    const late = await browser.mutate('approveLink', { agentId: agent.id, linkToken: unanswered, categories: ['fact'], accessType: 'read_only' });
-    expect(apiCode(late)).toBe('link_token_expired');
-    expect(data(await browser.query('grants'))).toEqual([]);
-
-    const approvedLate = await linkToken(api, agent.id, 'u-exp');
-    expect((await browser.mutate('approveLink', { agentId: agent.id, linkToken: approvedLate, categories: ['fact'], accessType: 'read_only' })).status).toBe(200);
-    await sql`UPDATE link_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = ${sha256(approvedLate)}`;
-    const refused = await exchange(server, agent.raw_agent_api_key, approvedLate);
-    expect(refused.status).toBe(410);
-    expect(refused.body.code).toBe('link_token_expired');
-
-    // stored as hashes only
-    const stored = await sql`SELECT token_hash, status FROM link_tokens WHERE agent_id = ${agent.id} ORDER BY created_at`;
-    expect(stored.map((r) => r.status)).toEqual(['pending', 'approved']);
-    expect(JSON.stringify(stored)).not.toContain('mem_lt_');
-  });
-
-  it('checks universal credentials: agent key, X-Service-UUI token of that agent, live connection, active grant', async () => {
-    const { api, agent, browser, issued } = await connectedUser(server);
-    const key = agent.raw_agent_api_key;
-    const ok = await authenticateUniversalAgent(database.db, key, issued.uui_token);
-    const [{ passport_user_id }] = await sql`SELECT passport_user_id FROM passport_connections WHERE id = ${issued.connection_id}`;
-    expect(ok).toEqual({
-      agent: { id: agent.id, tenantId: expect.any(String), name: agent.name },
-      passportUserId: passport_user_id,
-      grant: { id: expect.any(String), categories: ['fact', 'goal'], accessType: 'read_write' },
-    });
-    const sibling = await createAgent(api);
-    const failure = (p: Promise<unknown>) => p.then(() => null, (e: { status: number; code: string }) => ({ status: e.status, code: e.code }));
-    expect(await failure(authenticateUniversalAgent(database.db, sibling.raw_agent_api_key, issued.uui_token))).toEqual({ status: 403, code: 'uui_token_agent_mismatch' });
-    expect(await failure(authenticateUniversalAgent(database.db, 'mem_ak_wrong', issued.uui_token))).toEqual({ status: 401, code: 'unauthorized' });
-    expect(await failure(authenticateUniversalAgent(database.db, key, 'mem_uui_unknown'))).toEqual({ status: 401, code: 'uui_token_invalid' });
-    expect(await failure(authenticateUniversalAgent(database.db, key, ''))).toEqual({ status: 401, code: 'uui_token_invalid' });
-
-    // a revoked grant: the token still names the user, the grant is null
-    const [grant] = data(await browser.query('grants'));
-    await browser.mutate('revokeGrant', { grantId: grant.id });
-    expect((await authenticateUniversalAgent(database.db, key, issued.uui_token)).grant).toBeNull();
-    // disconnected: the token stops working at once
-    await browser.mutate('disconnect', { connectionId: issued.connection_id });
-    expect(await failure(authenticateUniversalAgent(database.db, key, issued.uui_token))).toEqual({ status: 401, code: 'uui_token_invalid' });
-    const tokens = await sql`SELECT token_hash, revoked_at FROM uui_tokens WHERE connection_id = ${issued.connection_id}`;
-    expect(tokens).toHaveLength(1);
-    expect(tokens[0].token_hash).toBe(sha256(issued.uui_token));
-    expect(tokens[0].revoked_at).not.toBeNull();
-  });
-
-  it('erases every passport row on deletion and keeps one audit entry without content', async () => {
-    const { email, issued } = await connectedUser(server);
-    const rest = new PassportApi(server);
-    await rest.signIn(email);
-    const id = (await rest.request('GET', '/v1/uui/me')).body.data.id;
-    const count = async () => {
-      const [r] = await sql`SELECT
-        (SELECT count(*) FROM grants WHERE passport_user_id = ${id})::int AS grants,
-        (SELECT count(*) FROM passport_connections WHERE passport_user_id = ${id})::int AS connections,
-        (SELECT count(*) FROM uui_tokens WHERE passport_user_id = ${id})::int AS uui_tokens,
-        (SELECT count(*) FROM link_tokens WHERE passport_user_id = ${id})::int AS link_tokens,
-        (SELECT count(*) FROM sessions WHERE audience = 'passport' AND subject_id = ${id})::int AS sessions,
-        (SELECT count(*) FROM otp_codes WHERE audience = 'passport' AND email_hash = ${sha256(email)})::int AS codes,
-        (SELECT count(*) FROM passport_users WHERE id = ${id})::int AS users`;
-      return r;
-    };
-    expect(await count()).toEqual({ grants: 1, connections: 1, uui_tokens: 1, link_tokens: 1, sessions: 2, codes: 2, users: 1 });
-    const session = await sql`SELECT token_hash FROM sessions WHERE subject_id = ${id} AND token_hash = ${sha256(rest.token as string)}`;
-    expect(session).toHaveLength(1);
-
-    expect((await rest.request('DELETE', '/v1/uui/me')).status).toBe(200);
-    expect(await count()).toEqual({ grants: 0, connections: 0, uui_tokens: 0, link_tokens: 0, sessions: 0, codes: 0, users: 0 });
-    const audit = await sql`SELECT action, details FROM passport_audit WHERE passport_user_id = ${id} ORDER BY created_at`;
-    expect(audit.map((a) => a.action)).toContain('passport.deleted');
-    expect(audit.find((a) => a.action === 'passport.deleted')?.details).toEqual({ grants: 1, connections: 1, universal_memories: 0 });
-    const text = JSON.stringify(audit);
-    expect(text).not.toContain(email);
-    expect(text).not.toContain(issued.uui_token);
-  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extractMemories, normalise } from './builtin';
+import { extractMemories } from './builtin';
+import { normalise } from './normalise';
 import { anchorNow, isMomentary } from './now';
 import { extractAt, itExtracts } from './test-helpers';
 

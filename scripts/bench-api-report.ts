@@ -1,0 +1,91 @@
+/**
+ * `npm run bench:api`'s report: one run's result shape, the Markdown table per engine and size, and the targets
+ * of the throughput issue checked against the measured ratios.
+ */
+import { execFileSync } from 'node:child_process';
+import { ROOT } from '../tests/integration/server';
+import { fmt, markdownTable } from './bench-lib';
+import { jobSummary } from './bench-seed';
+import { type Measured, headline, label } from './bench-api-load';
+
+export interface RunResult {
+  engine: 'pglite' | 'postgres';
+  memories: number;
+  seedMs: number;
+  scenarios: Array<Measured & { pctOfBare: number }>;
+  background: Awaited<ReturnType<typeof jobSummary>> | null;
+  serverLog: { lines: number; byPhase: Record<string, Record<string, number>>; tail: string };
+  error?: string;
+}
+
+export function emptyRun(engine: 'pglite' | 'postgres', size: number): RunResult {
+  return { engine, memories: size, seedMs: 0, scenarios: [], background: null, serverLog: { lines: 0, byPhase: {}, tail: '' } };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Report
+// ---------------------------------------------------------------------------------------------------------
+
+export function tableOf(runs: RunResult[]): string {
+  const rows: string[][] = [];
+  for (const r of runs) {
+    if (r.error && r.scenarios.length === 0) {
+      rows.push([label(r.engine), r.memories.toLocaleString('en-US'), `failed: ${headline(r.error).slice(0, 120)}`, '', '', '', '', '']);
+      continue;
+    }
+    let bareSeen = 0;
+    for (const s of r.scenarios) {
+      const name = s.scenario === 'bare' ? `bare (${['before', 'between', 'after'][bareSeen++] ?? bareSeen})` : s.scenario;
+      rows.push([
+        label(r.engine),
+        r.memories.toLocaleString('en-US'),
+        name + (s.total - s.ok2xx ? ` ⚠ ${s.total - s.ok2xx} non-2xx` : ''),
+        fmt(s.rps, 0),
+        fmt(s.p50, 2),
+        fmt(s.p95, 2),
+        fmt(s.p99, 2),
+        s.scenario === 'bare' ? '100 %' : `${fmt(s.pctOfBare, 1)} %`,
+      ]);
+    }
+  }
+  return markdownTable(
+    ['Engine', 'Memories', 'Scenario', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', '% of bare req/s (mean of the bare runs either side)'],
+    rows,
+    [false, true, false, true, true, true, true, true],
+  );
+}
+const mark = (ok: boolean) => (ok ? '✅ holds' : '❌ misses');
+
+export function targetsOf(runs: RunResult[]): { text: string; held: boolean | null } {
+  const lines: string[] = [];
+  let held: boolean | null = null;
+  const pg1k = runs.find((r) => r.engine === 'postgres' && r.memories === 1000);
+  const ret = pg1k?.scenarios.find((s) => s.scenario === 'retrieve');
+  if (ret) {
+    const a = ret.p95 < 25;
+    const b = ret.pctOfBare >= 40;
+    held = a && b;
+    lines.push(`- retrieve p95 < 25 ms at 1,000 memories on PostgreSQL: ${fmt(ret.p95, 2)} ms — ${mark(a)}`);
+    lines.push(`- retrieve ≥ 40 % of bare req/s at 1,000 memories on PostgreSQL: ${fmt(ret.pctOfBare, 1)} % — ${mark(b)}`);
+  } else {
+    lines.push('- retrieve targets (PostgreSQL, 1,000 memories): not measured in this run');
+  }
+  for (const r of runs) {
+    const add = r.scenarios.find((s) => s.scenario === 'add');
+    if (!add) continue;
+    const ok = add.p95 < 15;
+    held = (held ?? true) && ok;
+    lines.push(`- add p95 < 15 ms (${label(r.engine)}, ${r.memories.toLocaleString('en-US')} memories): ${fmt(add.p95, 2)} ms — ${mark(ok)}`);
+  }
+  return { text: lines.join('\n'), held };
+}
+
+export function gitCommit(): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+  } catch {
+    return null;
+  }
+}
