@@ -4,7 +4,7 @@
  * with, become JSON Schema here (OpenAPI 3.1 schemas are JSON Schema 2020-12, which zod emits natively).
  * No operation or schema is declared in this file.
  */
-import { problemSchema } from '@memory/core';
+import { LIMITS, problemSchema } from '@memory/core';
 import { z } from 'zod';
 import * as admin from '@/app/v1/admin/operations';
 import * as agents from '@/app/v1/agents/operations';
@@ -15,7 +15,7 @@ import * as webhooks from '@/app/v1/tenant/webhooks/operations';
 import * as universal from '@/app/v1/universal/operations';
 import * as users from '@/app/v1/users/operations';
 import * as uui from '@/app/v1/uui/operations';
-import { IDEMPOTENCY_KEY_HEADER, type Method, type OperationSpec, type ResponseSpec } from './operation';
+import { type Method, type OperationSpec, type ResponseSpec } from './operation';
 
 const METHOD_ORDER: readonly Method[] = ['get', 'post', 'put', 'patch', 'delete'];
 
@@ -24,9 +24,12 @@ const METHOD_ORDER: readonly Method[] = ['get', 'post', 'put', 'patch', 'delete'
  * reference page do not depend on where an operation is declared. The parity test checks that each has its route
  * file and each route its operation.
  */
-export const OPERATIONS: readonly OperationSpec[] = [admin, agents, health, memories, tenant, webhooks, universal, users, uui]
+const OPERATIONS: readonly OperationSpec[] = [admin, agents, health, memories, tenant, webhooks, universal, users, uui]
   .flatMap((area) => Object.values(area) as OperationSpec[])
   .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method)));
+
+/** The optional `Idempotency-Key` header of the operations that honour it (readIdempotencyKey). */
+const IDEMPOTENCY_KEY_HEADER = { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: LIMITS.idempotencyKeyChars } };
 
 type Io = 'input' | 'output';
 type Json = Record<string, unknown>;

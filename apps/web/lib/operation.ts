@@ -1,9 +1,9 @@
 /**
  * One /v1 operation as data: method, path, security, the zod schemas of its query and body (the ones its route
  * parses with) and every status it answers. Each area declares its operations in an `operations.ts` beside its
- * route files (route.ts itself may only export handlers); lib/openapi.ts assembles the document from them.
+ * route files (route.ts itself may only export handlers), and exports nothing else: lib/openapi.ts assembles the
+ * document from every export of those modules.
  */
-import { LIMITS } from '@memory/core';
 import type { z } from 'zod';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -59,10 +59,3 @@ export const writeRateLimited = problem(
   '`rate_limited`: over the tenant’s write rate (docs/quotas.md). Headers `Retry-After`, `RateLimit` and `RateLimit-Policy` ' +
     '(e.g. `RateLimit-Policy: "tenant-writes";q=1200;w=60`, `RateLimit: "tenant-writes";r=0;t=12`); writes under a limit carry the same two headers.',
 );
-
-export const IDEMPOTENCY_KEY_HEADER = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: false,
-  schema: { type: 'string', maxLength: LIMITS.idempotencyKeyChars },
-} as const;
