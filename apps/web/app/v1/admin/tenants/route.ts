@@ -1,9 +1,10 @@
-import { createTenant, createTenantRequest } from '@memory/core';
+import { createTenant } from '@memory/core';
 import { json, readJson, requireAdmin, route } from '@/lib/http';
+import * as operations from '@/app/v1/admin/operations';
 
 export const POST = route(async (ctx) => {
   requireAdmin(ctx);
-  const body = await readJson(ctx.req, createTenantRequest);
+  const body = await readJson(ctx.req, operations.createTenant.body);
   const created = await createTenant(ctx.rt.db, body.name, { plan: body.plan ?? ctx.rt.config.quota.defaultPlan });
   ctx.log.info({ tenant_id: created.tenant_id }, 'tenant created');
   return json(

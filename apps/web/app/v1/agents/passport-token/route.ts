@@ -1,5 +1,6 @@
-import { exchangeLinkToken, passportTokenRequest } from '@memory/core';
+import { exchangeLinkToken } from '@memory/core';
 import { readJson, requireAgent, respond, route } from '@/lib/http';
+import * as operations from '@/app/v1/agents/operations';
 
 /**
  * POST /v1/agents/passport-token: the agent's backend exchanges the approved link token for the user's
@@ -7,7 +8,7 @@ import { readJson, requireAgent, respond, route } from '@/lib/http';
  */
 export const POST = route(async (ctx) => {
   const agent = await requireAgent(ctx);
-  const body = await readJson(ctx.req, passportTokenRequest);
+  const body = await readJson(ctx.req, operations.exchangeLinkToken.body);
   const issued = await exchangeLinkToken(ctx.rt.db, agent, body.link_token);
   ctx.log.info({ agent_id: agent.id, connection_id: issued.connection_id }, 'passport token issued');
   return respond(ctx, issued, { headers: { 'Cache-Control': 'no-store' } });

@@ -1,9 +1,10 @@
-import { enforceWriteRate, recordRetrievalFeedback, retrievalFeedbackRequest } from '@memory/core';
+import { enforceWriteRate, recordRetrievalFeedback } from '@memory/core';
 import { idempotentJson, rateLimited, readIdempotencyKey, readJson, requireTenant, route } from '@/lib/http';
+import * as operations from '@/app/v1/memories/operations';
 
 export const POST = route(async (ctx) => {
   const auth = await requireTenant(ctx);
-  const body = await readJson(ctx.req, retrievalFeedbackRequest);
+  const body = await readJson(ctx.req, operations.sendRetrievalFeedback.body);
   const idempotencyKey = readIdempotencyKey(ctx.req);
   const rate = await enforceWriteRate(ctx.rt.db, ctx.rt.quota, auth, null);
   const outcome = await recordRetrievalFeedback(

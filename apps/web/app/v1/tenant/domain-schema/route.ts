@@ -1,6 +1,6 @@
 import { getDomainSchema, setDomainSchema } from '@memory/core/domains/settings';
-import { updateDomainSchemaRequest } from '@memory/core/schemas/domains';
 import { readJson, requireTenant, respond, route } from '@/lib/http';
+import * as operations from '@/app/v1/tenant/operations';
 
 export const GET = route(async (ctx) => {
   const auth = await requireTenant(ctx);
@@ -10,7 +10,7 @@ export const GET = route(async (ctx) => {
 
 export const PATCH = route(async (ctx) => {
   const auth = await requireTenant(ctx);
-  const body = await readJson(ctx.req, updateDomainSchemaRequest);
+  const body = await readJson(ctx.req, operations.setDomainSchema.body);
   const data = await setDomainSchema(ctx.rt.db, auth, body.domain_schema);
   ctx.log.info(
     { api_key_id: auth.apiKeyId, domain_schema: data.domain_schema },

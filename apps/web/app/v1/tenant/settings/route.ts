@@ -1,6 +1,6 @@
-import { updateTenantSettingsRequest } from '@memory/core/schemas/settings';
 import { getTenantSettings, updateTenantSettings } from '@memory/core/tenants/settings';
 import { readJson, requireTenant, respond, route } from '@/lib/http';
+import * as operations from '@/app/v1/tenant/operations';
 
 export const GET = route(async (ctx) => {
   const auth = await requireTenant(ctx);
@@ -10,7 +10,7 @@ export const GET = route(async (ctx) => {
 
 export const PATCH = route(async (ctx) => {
   const auth = await requireTenant(ctx);
-  const body = await readJson(ctx.req, updateTenantSettingsRequest);
+  const body = await readJson(ctx.req, operations.updateTenantSettings.body);
   const data = await updateTenantSettings(ctx.rt.db, auth.tenantId, body);
   ctx.log.info(
     { api_key_id: auth.apiKeyId, payload_retention_days: data.payload_retention_days },

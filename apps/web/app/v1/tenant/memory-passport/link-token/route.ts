@@ -1,5 +1,6 @@
-import { createLinkToken, createLinkTokenRequest } from '@memory/core';
+import { createLinkToken } from '@memory/core';
 import { readJson, requireTenant, respond, route } from '@/lib/http';
+import * as operations from '@/app/v1/tenant/operations';
 
 /**
  * The address the tenant's request reached (Host, or X-Forwarded-Host/-Proto behind a proxy). The caller is the
@@ -16,7 +17,7 @@ function ownOrigin(req: Request): string {
 /** POST /v1/tenant/memory-passport/link-token: a single-use consent link for one of the tenant's agents and users. */
 export const POST = route(async (ctx) => {
   const auth = await requireTenant(ctx);
-  const body = await readJson(ctx.req, createLinkTokenRequest);
+  const body = await readJson(ctx.req, operations.createLinkToken.body);
   const created = await createLinkToken(ctx.rt.db, auth, body, ctx.rt.config.passport.linkTokenTtlSeconds);
   const base = ctx.rt.config.passport.consentUrl ?? ownOrigin(ctx.req);
   const connect = new URL(`${base}/connect`);

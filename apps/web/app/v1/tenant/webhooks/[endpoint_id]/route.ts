@@ -1,5 +1,6 @@
-import { Errors, deleteWebhookEndpoint, getWebhookEndpoint, updateWebhookEndpoint, updateWebhookEndpointRequest } from '@memory/core';
+import { Errors, deleteWebhookEndpoint, getWebhookEndpoint, updateWebhookEndpoint } from '@memory/core';
 import { isUuid, readJson, requireTenant, respond, route } from '@/lib/http';
+import * as operations from '@/app/v1/tenant/webhooks/operations';
 
 type Params = { endpoint_id: string };
 
@@ -17,7 +18,7 @@ export const GET = route<Params>(async (ctx) => {
 export const PATCH = route<Params>(async (ctx) => {
   const auth = await requireTenant(ctx);
   const id = endpointId(ctx.params.endpoint_id);
-  const body = await readJson(ctx.req, updateWebhookEndpointRequest);
+  const body = await readJson(ctx.req, operations.updateWebhookEndpoint.body);
   const endpoint = await updateWebhookEndpoint(ctx.rt.db, auth, id, body, ctx.rt.config.webhooks);
   ctx.log.info({ endpoint_id: id, status: endpoint.status }, 'webhook endpoint updated');
   return respond(ctx, endpoint);

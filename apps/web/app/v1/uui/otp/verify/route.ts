@@ -1,9 +1,10 @@
-import { PASSPORT_SESSION_RULES, passportVerifyRequest, verifyPassportCode } from '@memory/core';
+import { PASSPORT_SESSION_RULES, verifyPassportCode } from '@memory/core';
 import { readJson, respond, route } from '@/lib/http';
+import * as operations from '@/app/v1/uui/operations';
 
 /** POST /v1/uui/otp/verify: a right code returns a new session token (`Authorization: Bearer …`), shown once. */
 export const POST = route(async (ctx) => {
-  const body = await readJson(ctx.req, passportVerifyRequest);
+  const body = await readJson(ctx.req, operations.verifyPassportCode.body);
   const session = await verifyPassportCode(ctx.rt.db, body);
   return respond(
     ctx,

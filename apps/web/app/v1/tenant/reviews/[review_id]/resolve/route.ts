@@ -1,10 +1,11 @@
-import { Errors, resolveReview, resolveReviewRequest } from '@memory/core';
+import { Errors, resolveReview } from '@memory/core';
 import { isUuid, readJson, requireTenant, respond, route } from '@/lib/http';
+import * as operations from '@/app/v1/tenant/operations';
 
 export const POST = route<{ review_id: string }>(async (ctx) => {
   const auth = await requireTenant(ctx);
   if (!isUuid(ctx.params.review_id)) throw Errors.notFound(`Review ${ctx.params.review_id}`);
-  const body = await readJson(ctx.req, resolveReviewRequest);
+  const body = await readJson(ctx.req, operations.resolveReview.body);
   const review = await resolveReview(ctx.rt.db, auth, ctx.params.review_id, { chosen_memory_id: body.chosen_memory_id, note: body.note });
   ctx.log.info({ review_id: review.id }, 'review resolved');
   return respond(ctx, review);

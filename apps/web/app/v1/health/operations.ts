@@ -1,0 +1,26 @@
+/** Liveness and readiness (routes below this folder, not authenticated); lib/openapi.ts assembles them. */
+import { defineOperation, described, problem } from '@/lib/operation';
+
+export const health = defineOperation({
+  method: 'get',
+  path: '/v1/health',
+  operationId: 'health',
+  summary: 'Liveness',
+  security: [],
+  responses: { '200': described('`{"status":"ok"}`') },
+});
+
+export const healthReady = defineOperation({
+  method: 'get',
+  path: '/v1/health/ready',
+  operationId: 'healthReady',
+  summary: 'Readiness: the database, the job runner and the extraction backlog',
+  description: 'See docs/operations.md. Not authenticated; reveals no tenant data.',
+  security: [],
+  responses: {
+    '200': described(
+      '`{ status: "ready", database: { status, engine, latency_ms }, jobs: { mode, runner, backlog: { depth, oldest_wait_seconds, processing_status, processing_eta_seconds }, threads: { size, started, calls, failures } | null } }`',
+    ),
+    '503': problem('`database_unavailable`: the database did not answer within 2 s; `database` and `jobs` as above (`backlog: null`).'),
+  },
+});
