@@ -133,8 +133,7 @@ export async function resolveReview(
   const { tenantId } = principal;
   // the principal's actor resolves it: `api_key:<id>` over REST, `admin:<id>` in the console
   const input = { ...choice, resolved_by: principal.actor };
-  await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  await db.transaction(async (tx) => {
     const [r] = await tx
       .select()
       .from(reviews)

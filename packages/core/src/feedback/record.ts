@@ -87,8 +87,7 @@ export async function recordRetrievalFeedback(
     const named = [...new Set(body.used_memory_ids)];
     const targets = named.length > 0 ? named : [...new Set(returned)];
 
-    const { response, job } = await deps.db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
+    const { response, job } = await deps.db.transaction(async (tx) => {
       await firstOfItsOutcome(tx, auth.tenantId, retrieval.id, body.outcome, scope, now);
       const feedbackId = randomUUID();
       const updated = await applyEffect(tx, auth.tenantId, retrieval.userId, targets, feedbackEffect(body.outcome, body.agent_confidence));

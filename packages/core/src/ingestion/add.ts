@@ -196,8 +196,7 @@ async function accept(
     const inserted = await insertEventAndJob(db, { ...eventRow, user_id: userId }, jobRow && { ...jobRow, user_id: userId });
     if (inserted === 0) throw new RetryAfterRace();
   } else {
-    userId = await db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
+    userId = await db.transaction(async (tx) => {
       const uid = await ensureUser(tx, auth.tenantId, body.external_user_id);
       const inserted = await insertEventAndJob(tx, { ...eventRow, user_id: uid }, jobRow && { ...jobRow, user_id: uid });
       if (inserted === 0) throw new RetryAfterRace();
@@ -218,8 +217,8 @@ async function accept(
 /** The passages of an event that has no job, and the user's version bump so retrieval sees them. */
 async function indexWithoutJob(db: Db, source: PassageSource, messages: readonly ConversationMessage[]): Promise<void> {
   await db.transaction(async (tx) => {
-    const stored = await storePassages(tx as unknown as Db, source, messages);
-    if (stored > 0) await bumpMemoryVersion(tx as unknown as Db, [source.userId]);
+    const stored = await storePassages(tx, source, messages);
+    if (stored > 0) await bumpMemoryVersion(tx, [source.userId]);
   });
 }
 

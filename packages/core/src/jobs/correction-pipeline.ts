@@ -80,8 +80,7 @@ const actorOf = (ctx: CorrectionContext) => `feedback:${ctx.retrieval_feedback_i
  * completion. A job that runs twice changes nothing the second time (the finished job is returned as it is).
  */
 export async function storeCorrectionResult(db: Db, jobId: string, result: ExtractionResult): Promise<CorrectionSummary> {
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return db.transaction(async (tx) => {
     const [job] = await tx.select().from(extractionJobs).where(eq(extractionJobs.id, jobId)).for('update');
     if (!job) throw new PermanentJobError(`job ${jobId} does not exist`);
     if (isFinished(job)) return summaryOf(job);

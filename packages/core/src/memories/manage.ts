@@ -48,8 +48,7 @@ export async function listMemories(db: Db, auth: Principal, o: ListOptions) {
  * Deleting an already archived memory answers the same (DELETE is idempotent).
  */
 export async function deleteMemory(db: Db, auth: Principal, memoryId: string, actor: string) {
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return db.transaction(async (tx) => {
     const [m] = await tx
       .select()
       .from(memories)

@@ -156,8 +156,7 @@ export async function listConnections(db: Db, passportUserId: string): Promise<C
  */
 export async function disconnect(db: Db, passportUserId: string, connectionId: string): Promise<{ id: string; disconnected: true }> {
   if (!UUID.test(connectionId)) throw Errors.notFound(`Connection ${connectionId}`);
-  const found = await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  const found = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(passportConnections)
       .set({ disconnectedAt: sql`coalesce(${passportConnections.disconnectedAt}, now())` })
