@@ -171,7 +171,7 @@ async function storeStatement(s: CorrectionStore, m: ExtractedMemory, claim: Cla
     agentId: s.agentId,
     content: m.content,
     category: m.category,
-    status: 'active',
+    status: 'active' as const,
     importance: m.importance,
     confidence: m.confidence,
     fingerprint,

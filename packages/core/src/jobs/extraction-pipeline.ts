@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type Db,
+  type MemoryStatus,
   and,
   entities,
   entityRelationships,
@@ -642,7 +643,7 @@ async function storeComposition(
 function insertMemory(
   ctx: StoreContext,
   m: ExtractedMemory,
-  o: Found & { id: string; status: string; supersededBy: string | null },
+  o: Found & { id: string; status: MemoryStatus; supersededBy: string | null },
 ): void {
   ctx.thisJob.set(o.fingerprint, { id: o.id, active: o.status === 'active' });
   ctx.inserts.push({

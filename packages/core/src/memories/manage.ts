@@ -1,6 +1,6 @@
 /** Listing, deleting and exporting one user's memories (docs/api-choices.md gives the paths). */
 import { type Db, and, claimRevisions, eq, extractionJobs, memories, retrievalFeedback, rows, sourceEvents, sql } from '@memory/db';
-import type { SQL } from '@memory/db';
+import type { MemoryStatus, SQL } from '@memory/db';
 import { Errors } from '../errors';
 import { decodeCursor, keysetPage } from '../pagination';
 import { toJobView } from '../jobs/repository';
@@ -15,7 +15,7 @@ export interface ListOptions {
   externalUserId: string;
   limit: number;
   cursor?: string;
-  status: 'active' | 'inactive' | 'archived' | 'all';
+  status: MemoryStatus | 'all';
   category?: string;
 }
 

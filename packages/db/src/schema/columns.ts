@@ -1,6 +1,8 @@
 /** Column helpers shared by several areas: timestamps, the job run state, the ranking inputs, a stored claim. */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { boolean, customType, integer, jsonb, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { MemoryStatus } from './enums';
 
 export const tsvector = customType<{ data: string }>({
   dataType() {
@@ -45,7 +47,7 @@ export const claimColumns = () => ({
   content: text('content').notNull(),
   category: text('category').notNull(),
   /** active | inactive | archived. Retrieval sees only active rows. */
-  status: text('status').notNull().default('active'),
+  status: text('status').$type<MemoryStatus>().notNull().default('active'),
   importance: real('importance').notNull(),
   confidence: real('confidence').notNull(),
   /** Normalised content; the same fact said twice has the same fingerprint. */
@@ -67,3 +69,11 @@ export const claimColumns = () => ({
   createdAt: tstz('created_at').notNull().defaultNow(),
   updatedAt: tstz('updated_at').notNull().defaultNow(),
 });
+
+/**
+ * The CHECK expression `column IN ('a', 'b', …)` for a tuple. The values are inlined (DDL takes no parameters);
+ * they are the constants above, never input.
+ */
+export function oneOf(column: AnyPgColumn, values: readonly string[]): SQL {
+  return sql`${column} IN (${sql.raw(values.map((v) => `'${v}'`).join(', '))})`;
+}

@@ -1,7 +1,8 @@
 /** The admin console: admins, one-time codes, sessions, the development mailbox, the audit log. */
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { tstz } from './columns';
+import { check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { oneOf, tstz } from './columns';
+import { AUDIENCES, type Audience } from './enums';
 import { tenantRef } from './tenants';
 
 /** People who sign in to a tenant's admin console (created by the operator: CLI or admin API). */
@@ -22,7 +23,7 @@ export const otpCodes = pgTable(
   {
     id: uuid('id').primaryKey(),
     /** `admin` (console) or `passport` (later). */
-    audience: text('audience').notNull(),
+    audience: text('audience').$type<Audience>().notNull(),
     /** SHA-256 of the lower-cased email, so throttling works whether or not an account exists. */
     emailHash: text('email_hash').notNull(),
     codeHash: text('code_hash').notNull(),
@@ -32,7 +33,7 @@ export const otpCodes = pgTable(
     requestIp: text('request_ip'),
     createdAt: tstz('created_at').notNull().defaultNow(),
   },
-  (t) => [index('otp_codes_email_idx').on(t.audience, t.emailHash, t.createdAt)],
+  (t) => [index('otp_codes_email_idx').on(t.audience, t.emailHash, t.createdAt), check('otp_codes_audience_check', oneOf(t.audience, AUDIENCES))],
 );
 
 /** Browser sessions; the cookie holds the token, the table its SHA-256. */
@@ -40,14 +41,14 @@ export const sessions = pgTable(
   'sessions',
   {
     tokenHash: text('token_hash').primaryKey(),
-    audience: text('audience').notNull(),
+    audience: text('audience').$type<Audience>().notNull(),
     subjectId: uuid('subject_id').notNull(),
     csrfToken: text('csrf_token').notNull(),
     createdAt: tstz('created_at').notNull().defaultNow(),
     lastSeenAt: tstz('last_seen_at').notNull().defaultNow(),
     expiresAt: tstz('expires_at').notNull(),
   },
-  (t) => [index('sessions_subject_idx').on(t.audience, t.subjectId)],
+  (t) => [index('sessions_subject_idx').on(t.audience, t.subjectId), check('sessions_audience_check', oneOf(t.audience, AUDIENCES))],
 );
 
 /** Outgoing email when no SMTP server is configured: the development mailbox page shows it. */

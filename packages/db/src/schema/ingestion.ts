@@ -1,7 +1,8 @@
 /** What an add leaves behind: the source event, its extraction job, the Idempotency-Key's saved answer. */
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, primaryKey, real, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { jobRunColumns, tstz } from './columns';
+import { check, index, integer, jsonb, pgTable, primaryKey, real, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { jobRunColumns, oneOf, tstz } from './columns';
+import { JOB_STATUSES, type JobStatus, type TenantJobKind } from './enums';
 import { tenantRef, userRef } from './tenants';
 
 export const sourceEvents = pgTable(
@@ -48,9 +49,9 @@ export const extractionJobs = pgTable(
     tenantId: tenantRef(),
     userId: userRef(),
     sourceEventId: uuid('source_event_id').notNull(),
-    kind: text('kind').notNull().default('extraction'),
+    kind: text('kind').$type<TenantJobKind>().notNull().default('extraction'),
     /** queued | running | completed | processed | failed | dead (see docs/jobs.md). */
-    status: text('status').notNull(),
+    status: text('status').$type<JobStatus>().notNull(),
     queueName: text('queue_name').notNull(),
     ...jobRunColumns(),
     pendingCandidatesBuffered: integer('pending_candidates_buffered').notNull().default(0),
@@ -66,6 +67,7 @@ export const extractionJobs = pgTable(
     index('extraction_jobs_user_idx').on(t.tenantId, t.userId, t.createdAt),
     /** The backlog monitor counts jobs finished in the recent window (docs/quotas.md, Backlog). */
     index('extraction_jobs_finished_idx').on(t.finishedAt),
+    check('extraction_jobs_status_check', oneOf(t.status, JOB_STATUSES)),
   ],
 );
 

@@ -1,7 +1,8 @@
 /** Tenant memories and what hangs off them: passages, entities, held-back candidates, the claim ledger, reviews. */
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, primaryKey, real, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { analysisColumns, claimColumns, tsvector, tstz } from './columns';
+import { check, index, integer, jsonb, pgTable, primaryKey, real, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { analysisColumns, claimColumns, oneOf, tstz, tsvector } from './columns';
+import { MEMORY_STATUSES, PASSAGE_ROLES, PENDING_CANDIDATE_REASONS, PENDING_CANDIDATE_STATUSES, REVIEW_STATUSES, type EntityKind, type PassageRole, type PendingCandidateReason, type PendingCandidateStatus, type ReviewStatus } from './enums';
 import { tenantRef, userRef } from './tenants';
 import { sourceEvents } from './ingestion';
 
@@ -33,6 +34,7 @@ export const memories = pgTable(
     index('memories_subject_idx').on(t.tenantId, t.userId, t.subject),
     // A job that runs twice writes each fact once.
     uniqueIndex('memories_job_fingerprint_uq').on(t.jobId, t.fingerprint),
+    check('memories_status_check', oneOf(t.status, MEMORY_STATUSES)),
   ],
 );
 
@@ -56,7 +58,7 @@ export const passages = pgTable(
     messageIndex: integer('message_index').notNull(),
     part: integer('part').notNull().default(0),
     /** `user` or `assistant`; `speaker` is the message's `name` when it had one. */
-    role: text('role').notNull(),
+    role: text('role').$type<PassageRole>().notNull(),
     speaker: text('speaker'),
     content: text('content').notNull(),
     /** When it was said: the source event's `observed_at`. */
@@ -67,6 +69,7 @@ export const passages = pgTable(
   (t) => [
     index('passages_user_idx').on(t.tenantId, t.userId),
     uniqueIndex('passages_message_part_uq').on(t.sourceEventId, t.messageIndex, t.part),
+    check('passages_role_check', oneOf(t.role, PASSAGE_ROLES)),
   ],
 );
 
@@ -81,7 +84,7 @@ export const entities = pgTable(
     /** Lower-cased, whitespace-collapsed name: one row per entity and user. */
     normalized: text('normalized').notNull(),
     /** person | place | organization | pet | thing | event */
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<EntityKind>().notNull(),
     mentionCount: integer('mention_count').notNull().default(1),
     createdAt: tstz('created_at').notNull().defaultNow(),
     updatedAt: tstz('updated_at').notNull().defaultNow(),
@@ -137,10 +140,10 @@ export const pendingCandidates = pgTable(
     importance: real('importance').notNull(),
     confidence: real('confidence').notNull(),
     /** Why it was held back: hedged | low_confidence */
-    reason: text('reason').notNull(),
+    reason: text('reason').$type<PendingCandidateReason>().notNull(),
     occurrences: integer('occurrences').notNull().default(1),
     /** pending | promoted | expired */
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<PendingCandidateStatus>().notNull().default('pending'),
     sourceEventId: uuid('source_event_id'),
     jobId: uuid('job_id'),
     messageIndices: jsonb('message_indices').notNull().default(sql`'[]'::jsonb`),
@@ -149,7 +152,11 @@ export const pendingCandidates = pgTable(
     createdAt: tstz('created_at').notNull().defaultNow(),
     updatedAt: tstz('updated_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('pending_candidates_user_fp_uq').on(t.tenantId, t.userId, t.fingerprint)],
+  (t) => [
+    uniqueIndex('pending_candidates_user_fp_uq').on(t.tenantId, t.userId, t.fingerprint),
+    check('pending_candidates_status_check', oneOf(t.status, PENDING_CANDIDATE_STATUSES)),
+    check('pending_candidates_reason_check', oneOf(t.reason, PENDING_CANDIDATE_REASONS)),
+  ],
 );
 
 /** The claim revision ledger: every change of a memory's state, with who, when, why and from which event. */
@@ -191,7 +198,7 @@ export const reviews = pgTable(
     /** A user-facing question, e.g. "Do you currently live in Lisbon or in Porto?" */
     question: text('question').notNull(),
     /** open | resolved */
-    status: text('status').notNull().default('open'),
+    status: text('status').$type<ReviewStatus>().notNull().default('open'),
     /** The memory chosen when resolved. */
     resolutionMemoryId: uuid('resolution_memory_id'),
     resolvedBy: text('resolved_by'),
@@ -199,5 +206,9 @@ export const reviews = pgTable(
     createdAt: tstz('created_at').notNull().defaultNow(),
     resolvedAt: tstz('resolved_at'),
   },
-  (t) => [index('reviews_tenant_status_idx').on(t.tenantId, t.status, t.createdAt), index('reviews_user_idx').on(t.tenantId, t.userId, t.status)],
+  (t) => [
+    index('reviews_tenant_status_idx').on(t.tenantId, t.status, t.createdAt),
+    index('reviews_user_idx').on(t.tenantId, t.userId, t.status),
+    check('reviews_status_check', oneOf(t.status, REVIEW_STATUSES)),
+  ],
 );

@@ -1,7 +1,8 @@
 /** The universal memory passport (issue 5). Separate from tenant memory: a passport user belongs to no tenant. */
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { claimColumns, jobRunColumns, tstz } from './columns';
+import { bigint, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { claimColumns, jobRunColumns, oneOf, tstz } from './columns';
+import { GRANT_ACCESS_TYPES, GRANT_STATUSES, JOB_STATUSES, LINK_TOKEN_STATUSES, MEMORY_STATUSES, REVIEW_STATUSES, type GrantAccessType, type GrantStatus, type JobStatus, type LinkTokenStatus, type ReviewStatus } from './enums';
 import { tenantRef } from './tenants';
 
 /** A passport user's row (issue 5): deleting the passport removes it. */
@@ -66,13 +67,13 @@ export const linkTokens = pgTable(
     agentId: agentRef(),
     externalUserId: text('external_user_id').notNull(),
     /** pending | approved | declined | exchanged | expired */
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<LinkTokenStatus>().notNull().default('pending'),
     passportUserId: uuid('passport_user_id').references(() => passportUsers.id, { onDelete: 'cascade' }),
     expiresAt: tstz('expires_at').notNull(),
     consumedAt: tstz('consumed_at'),
     createdAt: tstz('created_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('link_tokens_hash_uq').on(t.tokenHash)],
+  (t) => [uniqueIndex('link_tokens_hash_uq').on(t.tokenHash), check('link_tokens_status_check', oneOf(t.status, LINK_TOKEN_STATUSES))],
 );
 
 /** A tenant's user (external_user_id) linked to a passport user through an agent's consent. */
@@ -102,14 +103,18 @@ export const grants = pgTable(
     agentId: agentRef(),
     categories: jsonb('categories').notNull().default(sql`'[]'::jsonb`),
     /** read_only | read_write */
-    accessType: text('access_type').notNull(),
+    accessType: text('access_type').$type<GrantAccessType>().notNull(),
     /** active | revoked */
-    status: text('status').notNull().default('active'),
+    status: text('status').$type<GrantStatus>().notNull().default('active'),
     createdAt: tstz('created_at').notNull().defaultNow(),
     updatedAt: tstz('updated_at').notNull().defaultNow(),
     revokedAt: tstz('revoked_at'),
   },
-  (t) => [uniqueIndex('grants_user_agent_uq').on(t.passportUserId, t.agentId)],
+  (t) => [
+    uniqueIndex('grants_user_agent_uq').on(t.passportUserId, t.agentId),
+    check('grants_access_type_check', oneOf(t.accessType, GRANT_ACCESS_TYPES)),
+    check('grants_status_check', oneOf(t.status, GRANT_STATUSES)),
+  ],
 );
 
 /** `X-Service-UUI` tokens: one agent's credential for one passport user (hash only). */
@@ -141,6 +146,7 @@ export const universalMemories = pgTable(
   (t) => [
     index('universal_memories_user_idx').on(t.passportUserId, t.status, t.category),
     uniqueIndex('universal_memories_job_fp_uq').on(t.jobId, t.fingerprint),
+    check('universal_memories_status_check', oneOf(t.status, MEMORY_STATUSES)),
   ],
 );
 
@@ -158,7 +164,7 @@ export const universalJobs = pgTable(
     payloadHash: text('payload_hash').notNull(),
     idempotencyKey: text('idempotency_key'),
     /** queued | running | completed | processed | failed | dead */
-    status: text('status').notNull().default('queued'),
+    status: text('status').$type<JobStatus>().notNull().default('queued'),
     ...jobRunColumns(),
     response: jsonb('response'),
     observedAt: tstz('observed_at').notNull().defaultNow(),
@@ -166,6 +172,7 @@ export const universalJobs = pgTable(
   (t) => [
     index('universal_jobs_claim_idx').on(t.status, t.runAfter),
     uniqueIndex('universal_jobs_idem_uq').on(t.passportUserId, t.agentId, t.idempotencyKey),
+    check('universal_jobs_status_check', oneOf(t.status, JOB_STATUSES)),
   ],
 );
 
@@ -180,12 +187,12 @@ export const passportReviews = pgTable(
     claimBId: uuid('claim_b_id').notNull(),
     question: text('question').notNull(),
     /** open | resolved */
-    status: text('status').notNull().default('open'),
+    status: text('status').$type<ReviewStatus>().notNull().default('open'),
     resolutionMemoryId: uuid('resolution_memory_id'),
     createdAt: tstz('created_at').notNull().defaultNow(),
     resolvedAt: tstz('resolved_at'),
   },
-  (t) => [index('passport_reviews_user_idx').on(t.passportUserId, t.status)],
+  (t) => [index('passport_reviews_user_idx').on(t.passportUserId, t.status), check('passport_reviews_status_check', oneOf(t.status, REVIEW_STATUSES))],
 );
 
 /** What happened to a passport (never its content): kept after the passport is deleted. */

@@ -1,7 +1,8 @@
 /** Webhooks (issue 7, docs/webhooks.md): tenant endpoints, the event outbox and one delivery per (endpoint, event). */
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { tstz } from './columns';
+import { check, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { oneOf, tstz } from './columns';
+import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_DISABLED_REASONS, WEBHOOK_ENDPOINT_STATUSES, type WebhookDeliveryStatus, type WebhookDisabledReason, type WebhookEndpointStatus } from './enums';
 import { tenantRef } from './tenants';
 
 /** An HTTPS (or, when the operator allows it, private) URL a tenant registered for chosen event types. */
@@ -15,9 +16,9 @@ export const webhookEndpoints = pgTable(
     /** The event types it receives, e.g. `["memory.created","job.completed"]`. */
     eventTypes: jsonb('event_types').notNull().default(sql`'[]'::jsonb`),
     /** enabled | disabled */
-    status: text('status').notNull().default('enabled'),
+    status: text('status').$type<WebhookEndpointStatus>().notNull().default('enabled'),
     /** Why it is disabled: `manual`, `gone` (the receiver answered 410) or `failing` (persistent failure). */
-    disabledReason: text('disabled_reason'),
+    disabledReason: text('disabled_reason').$type<WebhookDisabledReason>(),
     /**
      * The signing secret (`whsec_…`), AES-256-GCM encrypted with a key derived from MEMORY_WEBHOOK_SECRET_KEY:
      * HMAC needs the secret itself, so it cannot be hashed. `iv.tag.ciphertext`, base64url.
@@ -34,7 +35,11 @@ export const webhookEndpoints = pgTable(
     createdAt: tstz('created_at').notNull().defaultNow(),
     updatedAt: tstz('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('webhook_endpoints_tenant_idx').on(t.tenantId, t.status)],
+  (t) => [
+    index('webhook_endpoints_tenant_idx').on(t.tenantId, t.status),
+    check('webhook_endpoints_status_check', oneOf(t.status, WEBHOOK_ENDPOINT_STATUSES)),
+    check('webhook_endpoints_disabled_reason_check', oneOf(t.disabledReason, WEBHOOK_DISABLED_REASONS)),
+  ],
 );
 
 /** The outbox: one row per event, written in the transaction of the change it reports. */
@@ -66,7 +71,7 @@ export const webhookDeliveries = pgTable(
       .references(() => webhookEvents.id, { onDelete: 'cascade' }),
     eventType: text('event_type').notNull(),
     /** pending (waiting for its next attempt) | sending | succeeded | failed (attempts used up, endpoint disabled or refused) */
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<WebhookDeliveryStatus>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: tstz('next_attempt_at').notNull().defaultNow(),
     leaseUntil: tstz('lease_until'),
@@ -86,5 +91,6 @@ export const webhookDeliveries = pgTable(
   (t) => [
     index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt),
     index('webhook_deliveries_endpoint_idx').on(t.tenantId, t.endpointId, t.createdAt),
+    check('webhook_deliveries_status_check', oneOf(t.status, WEBHOOK_DELIVERY_STATUSES)),
   ],
 );
