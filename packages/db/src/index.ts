@@ -18,6 +18,7 @@ import * as schema from './schema';
 export * as schema from './schema';
 export * from './schema';
 export { acquireDataDirLock, releaseDataDirLock, readDataDirLock, DataDirLockedError } from './lock';
+export { type FullRow, toColumnNames } from './json-row';
 
 /**
  * Both drivers' databases are this type, and so is the handle `db.transaction(async (tx) => …)` passes (Drizzle's
