@@ -46,7 +46,7 @@ export const analysisColumns = () => ({
 export const claimColumns = () => ({
   content: text('content').notNull(),
   category: text('category').notNull(),
-  /** active | inactive | archived. Retrieval sees only active rows. */
+  /** Retrieval sees only active rows. */
   status: text('status').$type<MemoryStatus>().notNull().default('active'),
   importance: real('importance').notNull(),
   confidence: real('confidence').notNull(),

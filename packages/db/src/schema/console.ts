@@ -22,7 +22,6 @@ export const otpCodes = pgTable(
   'otp_codes',
   {
     id: uuid('id').primaryKey(),
-    /** `admin` (console) or `passport` (later). */
     audience: text('audience').$type<Audience>().notNull(),
     /** SHA-256 of the lower-cased email, so throttling works whether or not an account exists. */
     emailHash: text('email_hash').notNull(),

@@ -50,7 +50,7 @@ export const extractionJobs = pgTable(
     userId: userRef(),
     sourceEventId: uuid('source_event_id').notNull(),
     kind: text('kind').$type<TenantJobKind>().notNull().default('extraction'),
-    /** queued | running | completed | processed | failed | dead (see docs/jobs.md). */
+    /** See docs/jobs.md. */
     status: text('status').$type<JobStatus>().notNull(),
     queueName: text('queue_name').notNull(),
     ...jobRunColumns(),

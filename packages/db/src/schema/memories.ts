@@ -2,7 +2,18 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, primaryKey, real, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { analysisColumns, claimColumns, oneOf, tstz, tsvector } from './columns';
-import { MEMORY_STATUSES, PASSAGE_ROLES, PENDING_CANDIDATE_REASONS, PENDING_CANDIDATE_STATUSES, REVIEW_STATUSES, type EntityKind, type PassageRole, type PendingCandidateReason, type PendingCandidateStatus, type ReviewStatus } from './enums';
+import {
+  MEMORY_STATUSES,
+  PASSAGE_ROLES,
+  PENDING_CANDIDATE_REASONS,
+  PENDING_CANDIDATE_STATUSES,
+  REVIEW_STATUSES,
+  type EntityKind,
+  type PassageRole,
+  type PendingCandidateReason,
+  type PendingCandidateStatus,
+  type ReviewStatus,
+} from './enums';
 import { tenantRef, userRef } from './tenants';
 import { sourceEvents } from './ingestion';
 
@@ -83,7 +94,6 @@ export const entities = pgTable(
     name: text('name').notNull(),
     /** Lower-cased, whitespace-collapsed name: one row per entity and user. */
     normalized: text('normalized').notNull(),
-    /** person | place | organization | pet | thing | event */
     kind: text('kind').$type<EntityKind>().notNull(),
     mentionCount: integer('mention_count').notNull().default(1),
     createdAt: tstz('created_at').notNull().defaultNow(),
@@ -139,10 +149,9 @@ export const pendingCandidates = pgTable(
     category: text('category').notNull(),
     importance: real('importance').notNull(),
     confidence: real('confidence').notNull(),
-    /** Why it was held back: hedged | low_confidence */
+    /** Why it was held back. */
     reason: text('reason').$type<PendingCandidateReason>().notNull(),
     occurrences: integer('occurrences').notNull().default(1),
-    /** pending | promoted | expired */
     status: text('status').$type<PendingCandidateStatus>().notNull().default('pending'),
     sourceEventId: uuid('source_event_id'),
     jobId: uuid('job_id'),
@@ -197,7 +206,6 @@ export const reviews = pgTable(
     claimBId: uuid('claim_b_id').notNull(),
     /** A user-facing question, e.g. "Do you currently live in Lisbon or in Porto?" */
     question: text('question').notNull(),
-    /** open | resolved */
     status: text('status').$type<ReviewStatus>().notNull().default('open'),
     /** The memory chosen when resolved. */
     resolutionMemoryId: uuid('resolution_memory_id'),

@@ -2,7 +2,19 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { claimColumns, jobRunColumns, oneOf, tstz } from './columns';
-import { GRANT_ACCESS_TYPES, GRANT_STATUSES, JOB_STATUSES, LINK_TOKEN_STATUSES, MEMORY_STATUSES, REVIEW_STATUSES, type GrantAccessType, type GrantStatus, type JobStatus, type LinkTokenStatus, type ReviewStatus } from './enums';
+import {
+  GRANT_ACCESS_TYPES,
+  GRANT_STATUSES,
+  JOB_STATUSES,
+  LINK_TOKEN_STATUSES,
+  MEMORY_STATUSES,
+  REVIEW_STATUSES,
+  type GrantAccessType,
+  type GrantStatus,
+  type JobStatus,
+  type LinkTokenStatus,
+  type ReviewStatus,
+} from './enums';
 import { tenantRef } from './tenants';
 
 /** A passport user's row (issue 5): deleting the passport removes it. */
@@ -66,7 +78,6 @@ export const linkTokens = pgTable(
     tenantId: tenantRef(),
     agentId: agentRef(),
     externalUserId: text('external_user_id').notNull(),
-    /** pending | approved | declined | exchanged | expired */
     status: text('status').$type<LinkTokenStatus>().notNull().default('pending'),
     passportUserId: uuid('passport_user_id').references(() => passportUsers.id, { onDelete: 'cascade' }),
     expiresAt: tstz('expires_at').notNull(),
@@ -102,9 +113,7 @@ export const grants = pgTable(
     passportUserId: passportUserRef(),
     agentId: agentRef(),
     categories: jsonb('categories').notNull().default(sql`'[]'::jsonb`),
-    /** read_only | read_write */
     accessType: text('access_type').$type<GrantAccessType>().notNull(),
-    /** active | revoked */
     status: text('status').$type<GrantStatus>().notNull().default('active'),
     createdAt: tstz('created_at').notNull().defaultNow(),
     updatedAt: tstz('updated_at').notNull().defaultNow(),
@@ -163,7 +172,6 @@ export const universalJobs = pgTable(
     payload: jsonb('payload'),
     payloadHash: text('payload_hash').notNull(),
     idempotencyKey: text('idempotency_key'),
-    /** queued | running | completed | processed | failed | dead */
     status: text('status').$type<JobStatus>().notNull().default('queued'),
     ...jobRunColumns(),
     response: jsonb('response'),
@@ -186,7 +194,6 @@ export const passportReviews = pgTable(
     claimAId: uuid('claim_a_id').notNull(),
     claimBId: uuid('claim_b_id').notNull(),
     question: text('question').notNull(),
-    /** open | resolved */
     status: text('status').$type<ReviewStatus>().notNull().default('open'),
     resolutionMemoryId: uuid('resolution_memory_id'),
     createdAt: tstz('created_at').notNull().defaultNow(),

@@ -2,7 +2,14 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { oneOf, tstz } from './columns';
-import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_DISABLED_REASONS, WEBHOOK_ENDPOINT_STATUSES, type WebhookDeliveryStatus, type WebhookDisabledReason, type WebhookEndpointStatus } from './enums';
+import {
+  WEBHOOK_DELIVERY_STATUSES,
+  WEBHOOK_DISABLED_REASONS,
+  WEBHOOK_ENDPOINT_STATUSES,
+  type WebhookDeliveryStatus,
+  type WebhookDisabledReason,
+  type WebhookEndpointStatus,
+} from './enums';
 import { tenantRef } from './tenants';
 
 /** An HTTPS (or, when the operator allows it, private) URL a tenant registered for chosen event types. */
@@ -15,7 +22,6 @@ export const webhookEndpoints = pgTable(
     description: text('description').notNull().default(''),
     /** The event types it receives, e.g. `["memory.created","job.completed"]`. */
     eventTypes: jsonb('event_types').notNull().default(sql`'[]'::jsonb`),
-    /** enabled | disabled */
     status: text('status').$type<WebhookEndpointStatus>().notNull().default('enabled'),
     /** Why it is disabled: `manual`, `gone` (the receiver answered 410) or `failing` (persistent failure). */
     disabledReason: text('disabled_reason').$type<WebhookDisabledReason>(),
@@ -70,7 +76,6 @@ export const webhookDeliveries = pgTable(
       .notNull()
       .references(() => webhookEvents.id, { onDelete: 'cascade' }),
     eventType: text('event_type').notNull(),
-    /** pending (waiting for its next attempt) | sending | succeeded | failed (attempts used up, endpoint disabled or refused) */
     status: text('status').$type<WebhookDeliveryStatus>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: tstz('next_attempt_at').notNull().defaultNow(),
