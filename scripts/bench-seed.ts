@@ -71,7 +71,7 @@ export async function seed(config: DatabaseConfig, size: number, checkInterrupte
             agentId: null,
             content: m.content,
             category: m.category,
-            status: 'active',
+            status: 'active' as const,
             importance: m.importance,
             confidence: m.confidence,
             fingerprint: memoryFingerprint(m.content),

@@ -18,7 +18,13 @@ import * as schema from './schema';
 export * as schema from './schema';
 export * from './schema';
 export { acquireDataDirLock, releaseDataDirLock, readDataDirLock, DataDirLockedError } from './lock';
+export { type FullRow, toColumnNames } from './json-row';
 
+/**
+ * Both drivers' databases are this type, and so is the handle `db.transaction(async (tx) => …)` passes (Drizzle's
+ * PgTransaction extends PgDatabase with the same schema): domain functions take a `Db` and run inside or outside a
+ * transaction alike, with no cast.
+ */
 // biome-ignore lint: both drivers share this base type
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -59,7 +65,7 @@ export function createDatabase(config: DatabaseConfig): Database {
       // Keep Date objects for timestamptz; bigint as number for counters.
       types: { bigint: postgres.BigInt },
     });
-    const db = drizzlePostgres(config.preparedStatements === false ? client : namedStatements(client), { schema, ...observe(config.onQuery) }) as unknown as Db;
+    const db = drizzlePostgres(config.preparedStatements === false ? client : namedStatements(client), { schema, ...observe(config.onQuery) });
     return {
       kind: 'postgres',
       db,
@@ -69,7 +75,7 @@ export function createDatabase(config: DatabaseConfig): Database {
   }
   if (config.dataDir) mkdirSync(config.dataDir, { recursive: true });
   const client = new PGlite(config.dataDir ?? undefined);
-  const db = drizzlePglite(client, { schema, ...observe(config.onQuery) }) as unknown as Db;
+  const db = drizzlePglite(client, { schema, ...observe(config.onQuery) });
   return {
     kind: 'pglite',
     db,

@@ -4,7 +4,7 @@
  * Resolving activates the chosen claim and archives the other, with ledger entries for both.
  */
 import { type Db, and, claimRevisions, endUsers, eq, inArray, memories, reviews, rows, sql } from '@memory/db';
-import type { SQL } from '@memory/db';
+import type { ReviewStatus, SQL } from '@memory/db';
 import { recordAudit } from '../console/audit';
 import { Errors } from '../errors';
 import { ledgerRow } from '../memories/ledger';
@@ -27,7 +27,7 @@ export interface ReviewView {
   external_user_id: string;
   subject: string;
   question: string;
-  status: 'open' | 'resolved';
+  status: ReviewStatus;
   claims: MemoryRecord[];
   resolution_memory_id: string | null;
   resolved_by: string | null;
@@ -92,7 +92,7 @@ export async function getReview(db: Db, tenantId: string, reviewId: string): Pro
 export async function listReviews(
   db: Db,
   tenantId: string,
-  q: { status?: 'open' | 'resolved'; external_user_id?: string; limit: number; cursor?: string },
+  q: { status?: ReviewStatus; external_user_id?: string; limit: number; cursor?: string },
 ): Promise<{ items: ReviewView[]; limit: number; next_cursor: string | null }> {
   const where: SQL[] = [sql`r.tenant_id = ${tenantId}`];
   if (q.status) where.push(sql`r.status = ${q.status}`);
@@ -133,8 +133,7 @@ export async function resolveReview(
   const { tenantId } = principal;
   // the principal's actor resolves it: `api_key:<id>` over REST, `admin:<id>` in the console
   const input = { ...choice, resolved_by: principal.actor };
-  await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  await db.transaction(async (tx) => {
     const [r] = await tx
       .select()
       .from(reviews)

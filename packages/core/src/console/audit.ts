@@ -38,8 +38,7 @@ export async function withAudit<T>(
   change: (tx: Db) => Promise<T>,
   entry: (result: T) => Omit<AuditEntry, 'tenantId' | 'actor'>,
 ): Promise<T> {
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return db.transaction(async (tx) => {
     const result = await change(tx);
     await recordAudit(tx, { tenantId: principal.tenantId, actor: principal.actor, ...entry(result) });
     return result;

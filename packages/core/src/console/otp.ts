@@ -5,7 +5,7 @@
  * answer, the throttles and the attempt counter behave the same whether or not the address has an account.
  */
 import { randomUUID } from 'node:crypto';
-import { type Db, adminUsers, and, desc, eq, gt, isNull, otpCodes, rows, sql } from '@memory/db';
+import { type Audience, type Db, adminUsers, and, desc, eq, gt, isNull, otpCodes, rows, sql } from '@memory/db';
 import { ApiError } from '../errors';
 import { recordAudit } from './audit';
 import type { Mailer } from './mailer';
@@ -36,7 +36,7 @@ interface CountRow {
   oldest: Date | string | null;
 }
 
-async function sendCounts(db: Db, audience: string, hash: string, ip: string, since: Date) {
+async function sendCounts(db: Db, audience: Audience, hash: string, ip: string, since: Date) {
   const [byEmail] = await rows<CountRow>(
     db,
     sql`SELECT count(*) AS n, min(created_at) AS oldest FROM otp_codes
@@ -54,7 +54,7 @@ async function sendCounts(db: Db, audience: string, hash: string, ip: string, si
 /** Who may receive a code of one audience, and the mail that carries it. */
 export interface CodeIssuer {
   /** `admin` (console) or `passport`: codes, throttles and sessions of one audience never mix with another's. */
-  audience: string;
+  audience: Audience;
   /** Whether the (normalised) address gets mail. The others get a row hashed from a code nobody receives. */
   receives(db: Db, address: string): Promise<boolean>;
   mail(code: string): { subject: string; text: string };
@@ -102,7 +102,7 @@ export async function issueCode(db: Db, mailer: Mailer, issuer: CodeIssuer, inpu
  * normalised address. Wrong: counts the attempt; after OTP_RULES.maxWrongAttempts the code is dead.
  * Every failure is `invalidCode()`.
  */
-export async function consumeCode(db: Db, audience: string, input: { email: string; code: string; now?: Date }): Promise<string> {
+export async function consumeCode(db: Db, audience: Audience, input: { email: string; code: string; now?: Date }): Promise<string> {
   const now = input.now ?? new Date();
   const address = normalizeEmail(input.email);
   const hash = emailHash(address);

@@ -4,7 +4,7 @@
  * token in an HttpOnly, SameSite=Strict cookie, idle expiry 30 minutes, absolute 12 hours (rules.ts); passport
  * sessions (audience `passport`) use the same functions with their own rules (passport/sessions.ts).
  */
-import { type Db, adminUsers, and, eq, sessions, sql } from '@memory/db';
+import { type Audience, type Db, adminUsers, and, eq, sessions, sql } from '@memory/db';
 import { sha256Hex } from '../crypto';
 import { ADMIN_AUDIENCE, SESSION_RULES, type SessionRules, newCsrfToken, newSessionToken, sessionVerdict, shouldTouch } from './rules';
 
@@ -27,7 +27,7 @@ export interface StoredSession {
 /** A new session for a subject of the audience. `token` (for the cookie or header) is returned once. */
 export async function createSession(
   db: Db,
-  input: { audience: string; subjectId: string; rules: SessionRules; token?: { token: string; hash: string }; now?: Date },
+  input: { audience: Audience; subjectId: string; rules: SessionRules; token?: { token: string; hash: string }; now?: Date },
 ) {
   const now = input.now ?? new Date();
   const { token, hash } = input.token ?? newSessionToken();
@@ -38,7 +38,7 @@ export async function createSession(
 }
 
 /** The live session for a token, or null. Expired and idle sessions are deleted when seen. */
-export async function findSession(db: Db, audience: string, token: string, rules: SessionRules, now = new Date()): Promise<StoredSession | null> {
+export async function findSession(db: Db, audience: Audience, token: string, rules: SessionRules, now = new Date()): Promise<StoredSession | null> {
   const hash = sha256Hex(token);
   const [row] = await db
     .select()
@@ -57,12 +57,12 @@ export async function findSession(db: Db, audience: string, token: string, rules
 }
 
 /** Sign-out: the session stops working at once, whatever the client keeps. */
-export async function deleteSession(db: Db, audience: string, token: string): Promise<void> {
+export async function deleteSession(db: Db, audience: Audience, token: string): Promise<void> {
   await db.delete(sessions).where(and(eq(sessions.tokenHash, sha256Hex(token)), eq(sessions.audience, audience)));
 }
 
 /** Drops every expired session of the audience (called at sign-in, so the table does not grow without bound). */
-export async function pruneSessions(db: Db, audience: string, rules: SessionRules, now = new Date()): Promise<void> {
+export async function pruneSessions(db: Db, audience: Audience, rules: SessionRules, now = new Date()): Promise<void> {
   const idleCutoff = new Date(now.getTime() - rules.idleMs).toISOString();
   await db.execute(
     sql`DELETE FROM sessions WHERE audience = ${audience}

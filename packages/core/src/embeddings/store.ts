@@ -71,7 +71,7 @@ async function storeEmbeddings(
         .where(eq(memories.id, pending[i].id));
     }
     // retrieval's hot tier notices the new vectors through the version
-    await bumpMemoryVersion(tx as unknown as Db, [...new Set(pending.map((m) => m.userId))]);
+    await bumpMemoryVersion(tx, [...new Set(pending.map((m) => m.userId))]);
   });
   return pending.length;
 }

@@ -4,6 +4,7 @@
  * matches the query rather than drowned by the rest. Pure functions; the extraction job stores the result.
  */
 import { carriesInstruction } from '../extraction/instructions';
+import type { PassageRole } from '@memory/db';
 import type { ConversationMessage } from '../messages';
 
 export const PASSAGE_MAX_WORDS = 120;
@@ -11,7 +12,7 @@ export const PASSAGE_MAX_WORDS = 120;
 export interface PassageDraft {
   messageIndex: number;
   part: number;
-  role: 'user' | 'assistant';
+  role: PassageRole;
   speaker: string | null;
   content: string;
 }

@@ -1,3 +1,4 @@
+import type { EntityKind } from '@memory/db';
 import type { MemoryCategory } from '../categories';
 import type { TokenUsage } from '../llm/openai-compatible';
 import type { ConversationMessage } from '../messages';
@@ -75,7 +76,7 @@ export interface ExtractionProvider {
 }
 
 /** The compositional pass's reading of a job's memories (compose.ts): its entities and relationships. */
-export type EntityKind = 'person' | 'place' | 'organization' | 'thing';
+export type { EntityKind };
 
 export interface ComposedEntity {
   name: string;

@@ -10,17 +10,16 @@ import {
   and,
   endUsers,
   eq,
-  extractionJobs,
   inArray,
   memories,
   retrievalFeedback,
   retrievals,
-  sourceEvents,
 } from '@memory/db';
 import type { AppConfig } from '../config';
 import { canonicalJson, sha256Hex } from '../crypto';
 import { ApiError, Errors } from '../errors';
 import { DEFAULT_SERVICE, payloadHash, redactJsonStrings } from '../ingestion/add';
+import { insertSourceEventAndJob, queuedJobRow, sourceEventRow } from '../ingestion/source-event';
 import {
   type IdempotencyScope,
   type IdempotentOutcome,
@@ -87,8 +86,7 @@ export async function recordRetrievalFeedback(
     const named = [...new Set(body.used_memory_ids)];
     const targets = named.length > 0 ? named : [...new Set(returned)];
 
-    const { response, job } = await deps.db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
+    const { response, job } = await deps.db.transaction(async (tx) => {
       await firstOfItsOutcome(tx, auth.tenantId, retrieval.id, body.outcome, scope, now);
       const feedbackId = randomUUID();
       const updated = await applyEffect(tx, auth.tenantId, retrieval.userId, targets, feedbackEffect(body.outcome, body.agent_confidence));
@@ -234,7 +232,7 @@ async function queueCorrection(
   const sourceEventId = randomUUID();
   const jobId = randomUUID();
   const feedbackId = c.context.retrieval_feedback_id;
-  await tx.insert(sourceEvents).values({
+  const event = sourceEventRow({
     id: sourceEventId,
     tenantId: c.tenantId,
     userId: c.userId,
@@ -253,19 +251,18 @@ async function queueCorrection(
     evidence: [{ source_type: 'retrieval_feedback', reference: feedbackId }],
     jobId,
   });
-  await tx.insert(extractionJobs).values({
+  const job = queuedJobRow({
     id: jobId,
     tenantId: c.tenantId,
     userId: c.userId,
     sourceEventId,
     kind: 'correction',
-    status: 'queued',
     queueName: CORRECTION_QUEUE,
     maxAttempts: config.jobs.maxAttempts,
-    runAfter: c.now,
     extractionMetadata: { ...c.context, ...(c.stored.secretsRedacted > 0 ? { secrets_redacted: c.stored.secretsRedacted } : {}) },
-    createdAt: c.now,
-    updatedAt: c.now,
+    now: c.now,
   });
+  // the event id is new (it names this feedback), so no earlier event can take its place
+  if ((await insertSourceEventAndJob(tx, event, job)) === 0) throw new Error(`source event feedback_${feedbackId} already exists`);
   return { jobId, tenantId: c.tenantId, userId: c.userId, kind: 'correction' };
 }

@@ -6,7 +6,7 @@
  * and in Inngest mode the `memory-job-relay` cron sends its event again.
  */
 import { randomUUID } from 'node:crypto';
-import { type Db, and, eq, rows, sourceEvents, sql } from '@memory/db';
+import { type Db, and, eq, sourceEvents } from '@memory/db';
 import { type PassageSource, storePassages } from '../evidence/store';
 import type { ConversationMessage } from '../messages';
 import type { AppConfig } from '../config';
@@ -19,6 +19,7 @@ import type { AddRequest, AddResponse } from '../schemas/memories';
 import { resolveWriter } from '../provenance/writers';
 import { type IdempotencyScope, type IdempotentOutcome, RetryAfterRace, saveIdempotentResponse, withIdempotency } from './idempotency';
 import { runQualityGate } from './gate';
+import { insertSourceEventAndJob, queuedJobRow, sourceEventRow } from './source-event';
 import { redactSecrets } from '../secrets';
 import type { QuotaDeps } from '../quota/service';
 import { consumeBudget, quotaFields, readQuotaState, announceModeChange } from '../quota/usage';
@@ -141,66 +142,52 @@ async function accept(
     : { ...counted, status: 'passthrough', nothing_to_extract: nothing };
 
   const sourceEventId = randomUUID();
-  const eventRow = {
-    id: sourceEventId,
-    tenant_id: auth.tenantId,
-    service,
-    writer_id: writer?.id ?? null,
-    event_id: eventId,
-    event_id_generated: body.source ? 0 : 1,
-    agent_id: body.agent_id ?? null,
-    observed_at: body.source?.observed_at ? new Date(body.source.observed_at).toISOString() : ctx.now.toISOString(),
-    received_at: ctx.now.toISOString(),
-    payload_hash: hash,
-    payload: { messages: gate.messages, metadata: body.metadata ? redactJsonStrings(body.metadata) : null },
-    payload_redacted_at: null,
-    scope: body.source?.scope ?? {},
-    evidence: body.source?.evidence ?? [],
-    job_id: jobId,
-    add_response: response,
-  };
-  const jobRow = jobId
-    ? {
-        id: jobId,
-        tenant_id: auth.tenantId,
-        source_event_id: sourceEventId,
-        kind: 'extraction',
-        status: 'queued',
-        queue_name: EXTRACTION_QUEUE,
-        attempts: 0,
-        max_attempts: config.jobs.maxAttempts,
-        run_after: ctx.now.toISOString(),
-        lease_until: null,
-        locked_by: null,
-        memories_created: 0,
-        pending_candidates_buffered: 0,
-        pending_candidates_promoted: 0,
-        error: null,
-        error_summary: null,
-        extraction_metadata: gate.redactions > 0 ? { secrets_redacted: gate.redactions, secret_kinds: gate.redactedKinds } : {},
-        // jsonb_populate_record fills absent keys with NULL, not the column default: every NOT NULL column is named.
-        provider: null,
-        token_usage: {},
-        step_state: {},
-        created_at: ctx.now.toISOString(),
-        updated_at: ctx.now.toISOString(),
-        started_at: null,
-        finished_at: null,
-      }
-    : null;
+  const observedAt = body.source?.observed_at ? new Date(body.source.observed_at) : ctx.now;
+  const rowsFor = (userId: string) => ({
+    event: sourceEventRow({
+      id: sourceEventId,
+      tenantId: auth.tenantId,
+      userId,
+      service,
+      writerId: writer?.id ?? null,
+      eventId,
+      eventIdGenerated: body.source ? 0 : 1,
+      agentId: body.agent_id ?? null,
+      observedAt,
+      receivedAt: ctx.now,
+      payloadHash: hash,
+      payload: { messages: gate.messages, metadata: body.metadata ? redactJsonStrings(body.metadata) : null },
+      scope: body.source?.scope ?? {},
+      evidence: body.source?.evidence ?? [],
+      jobId,
+      addResponse: response,
+    }),
+    job: jobId
+      ? queuedJobRow({
+          id: jobId,
+          tenantId: auth.tenantId,
+          userId,
+          sourceEventId,
+          kind: 'extraction',
+          queueName: EXTRACTION_QUEUE,
+          maxAttempts: config.jobs.maxAttempts,
+          extractionMetadata: gate.redactions > 0 ? { secrets_redacted: gate.redactions, secret_kinds: gate.redactedKinds } : {},
+          now: ctx.now,
+        })
+      : null,
+  });
 
   let userId: string;
   if (!ctx.idem) {
     // Common path, one round trip: the event and its job in one statement (atomic on its own).
     userId = await ensureUser(db, auth.tenantId, body.external_user_id, { cache: true });
-    const inserted = await insertEventAndJob(db, { ...eventRow, user_id: userId }, jobRow && { ...jobRow, user_id: userId });
-    if (inserted === 0) throw new RetryAfterRace();
+    const { event, job } = rowsFor(userId);
+    if ((await insertSourceEventAndJob(db, event, job)) === 0) throw new RetryAfterRace();
   } else {
-    userId = await db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
+    userId = await db.transaction(async (tx) => {
       const uid = await ensureUser(tx, auth.tenantId, body.external_user_id);
-      const inserted = await insertEventAndJob(tx, { ...eventRow, user_id: uid }, jobRow && { ...jobRow, user_id: uid });
-      if (inserted === 0) throw new RetryAfterRace();
+      const { event, job } = rowsFor(uid);
+      if ((await insertSourceEventAndJob(tx, event, job)) === 0) throw new RetryAfterRace();
       await saveIdem(tx, response);
       return uid;
     });
@@ -210,7 +197,7 @@ async function accept(
     await deps.queue.enqueue({ jobId, tenantId: auth.tenantId, userId, kind: 'extraction' });
   } else if (nothing && !passthrough) {
     // Nothing durable about the user, but what was said (a question and the assistant's answer) is evidence.
-    await indexWithoutJob(db, { tenantId: auth.tenantId, userId, sourceEventId, jobId: null, agentId: body.agent_id ?? null, observedAt: new Date(eventRow.observed_at) }, gate.messages);
+    await indexWithoutJob(db, { tenantId: auth.tenantId, userId, sourceEventId, jobId: null, agentId: body.agent_id ?? null, observedAt }, gate.messages);
   }
   return { httpStatus: 200, body: response, replayed: false };
 }
@@ -218,8 +205,8 @@ async function accept(
 /** The passages of an event that has no job, and the user's version bump so retrieval sees them. */
 async function indexWithoutJob(db: Db, source: PassageSource, messages: readonly ConversationMessage[]): Promise<void> {
   await db.transaction(async (tx) => {
-    const stored = await storePassages(tx as unknown as Db, source, messages);
-    if (stored > 0) await bumpMemoryVersion(tx as unknown as Db, [source.userId]);
+    const stored = await storePassages(tx, source, messages);
+    if (stored > 0) await bumpMemoryVersion(tx, [source.userId]);
   });
 }
 
@@ -246,29 +233,4 @@ export function redactJsonStrings(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactJsonStrings(v)]));
   }
   return value;
-}
-
-/**
- * Inserts the source event and, when there is one, its job in a single statement. The rows are given as
- * JSON with every column and mapped onto the tables' row types. Returns 0 when the event already exists
- * (a concurrent add with the same source event id won); the job is then not inserted either.
- */
-async function insertEventAndJob(db: Db, event: Record<string, unknown>, job: Record<string, unknown> | null): Promise<number> {
-  const [r] = await rows<{ events: number }>(
-    db,
-    sql`
-    WITH se AS (
-      INSERT INTO source_events
-      SELECT * FROM jsonb_populate_record(NULL::source_events, ${JSON.stringify(event)}::jsonb)
-      ON CONFLICT DO NOTHING
-      RETURNING id
-    ), job AS (
-      INSERT INTO extraction_jobs
-      SELECT j.* FROM se, jsonb_populate_record(NULL::extraction_jobs, ${JSON.stringify(job)}::jsonb) j
-      WHERE ${job !== null}
-      RETURNING id
-    )
-    SELECT (SELECT count(*) FROM se)::int AS events, (SELECT count(*) FROM job)::int AS jobs`,
-  );
-  return r?.events ?? 0;
 }

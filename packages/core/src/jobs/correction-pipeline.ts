@@ -80,8 +80,7 @@ const actorOf = (ctx: CorrectionContext) => `feedback:${ctx.retrieval_feedback_i
  * completion. A job that runs twice changes nothing the second time (the finished job is returned as it is).
  */
 export async function storeCorrectionResult(db: Db, jobId: string, result: ExtractionResult): Promise<CorrectionSummary> {
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return db.transaction(async (tx) => {
     const [job] = await tx.select().from(extractionJobs).where(eq(extractionJobs.id, jobId)).for('update');
     if (!job) throw new PermanentJobError(`job ${jobId} does not exist`);
     if (isFinished(job)) return summaryOf(job);
@@ -172,7 +171,7 @@ async function storeStatement(s: CorrectionStore, m: ExtractedMemory, claim: Cla
     agentId: s.agentId,
     content: m.content,
     category: m.category,
-    status: 'active',
+    status: 'active' as const,
     importance: m.importance,
     confidence: m.confidence,
     fingerprint,

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type Db,
+  type MemoryStatus,
   and,
   entities,
   entityRelationships,
@@ -139,7 +140,7 @@ export async function storeExtractionResult(
       writerId: event?.writerId ?? null,
       actor: `extractor:${result.metadata.provider}`,
       rules: new Map(),
-      writer: new MemoryWriter(tx as unknown as Db, job.tenantId),
+      writer: new MemoryWriter(tx, job.tenantId),
       reviewsOpened: [],
       // none to read when the user has none: the ones this run buffers are added as it goes
       ...(row.hasPending ? {} : { pending: [] }),
@@ -148,14 +149,14 @@ export async function storeExtractionResult(
       inserts: [],
     };
     const { claims, analyses } = prepared;
-    await loadKnown(tx as unknown as Db, ctx, result.memories, claims);
+    await loadKnown(tx, ctx, result.memories, claims);
     let created = 0;
     let reinforced = 0;
     let buffered = 0;
     let promoted = 0;
     const stored: (string | null)[] = [];
     for (const [i, m] of result.memories.entries()) {
-      const { outcome, id, confirmed } = await storeOne(tx as unknown as Db, ctx, m, claims[i], analyses[i]);
+      const { outcome, id, confirmed } = await storeOne(tx, ctx, m, claims[i], analyses[i]);
       if (outcome === 'created' || outcome === 'promoted') created++;
       if (outcome === 'reinforced') reinforced++;
       if (outcome === 'buffered') buffered++;
@@ -163,12 +164,12 @@ export async function storeExtractionResult(
       promoted += confirmed;
       stored.push(id);
     }
-    await flushInserts(tx as unknown as Db, ctx);
-    const compositional = await storeComposition(tx as unknown as Db, ctx, result, composed, stored);
+    await flushInserts(tx, ctx);
+    const compositional = await storeComposition(tx, ctx, result, composed, stored);
     const passagesIndexed =
       event && prepared.passages
         ? await storeAnalysedPassages(
-            tx as unknown as Db,
+            tx,
             { tenantId: job.tenantId, userId: job.userId, sourceEventId: event.id, jobId: job.id, agentId: event.agentId, observedAt: event.observedAt },
             prepared.passages,
           )
@@ -176,7 +177,7 @@ export async function storeExtractionResult(
     // the new passages are read by retrieval too
     if (passagesIndexed > 0) ctx.writer.touch(job.userId);
     const status: StoreSummary['status'] = created + reinforced > 0 ? 'completed' : 'processed';
-    await completeJob(tx as unknown as Db, jobId, {
+    await completeJob(tx, jobId, {
       status,
       memoriesCreated: created,
       pendingCandidatesBuffered: buffered,
@@ -642,7 +643,7 @@ async function storeComposition(
 function insertMemory(
   ctx: StoreContext,
   m: ExtractedMemory,
-  o: Found & { id: string; status: string; supersededBy: string | null },
+  o: Found & { id: string; status: MemoryStatus; supersededBy: string | null },
 ): void {
   ctx.thisJob.set(o.fingerprint, { id: o.id, active: o.status === 'active' });
   ctx.inserts.push({

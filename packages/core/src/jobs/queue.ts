@@ -1,5 +1,7 @@
+import type { TenantJobKind } from '@memory/db';
+
 /** How accepted work reaches a worker: the embedded runner (wake-up) or an Inngest event. */
-export type JobKind = 'extraction' | 'correction' | 'universal';
+export type JobKind = TenantJobKind | 'universal';
 
 export type QueuedJob =
   | {
@@ -7,7 +9,7 @@ export type QueuedJob =
       tenantId: string;
       userId: string;
       /** `extraction` (an add) or `correction` (a user correction sent as retrieval feedback). */
-      kind: 'extraction' | 'correction';
+      kind: TenantJobKind;
     }
   | {
       jobId: string;

@@ -258,8 +258,7 @@ async function endJobWithEvent(db: Db, table: JobTable, update: SQL): Promise<bo
   if (table !== 'extraction_jobs') {
     return (await rows<{ id: string }>(db, sql`${update} RETURNING id`)).length > 0;
   }
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return db.transaction(async (tx) => {
     const [ended] = await rows<{
       id: string;
       tenant_id: string;

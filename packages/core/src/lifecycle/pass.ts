@@ -43,8 +43,7 @@ export async function runLifecyclePass(db: Db, now: Date, opts: LifecyclePassOpt
   const batchSize = Math.max(1, Math.floor(opts.batchSize ?? LIFECYCLE.batchSize));
   const total: LifecyclePassResult = { stepped: 0, archived: 0, users_changed: 0, busy: false };
   for (;;) {
-    const batch = await db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
+    const batch = await db.transaction(async (tx) => {
       if (opts.lockKey !== undefined) {
         const [lock] = await rows<{ locked: boolean }>(tx, sql`SELECT pg_try_advisory_xact_lock(${opts.lockKey}) AS locked`);
         if (!lock?.locked) return null;

@@ -1,6 +1,6 @@
 /** Listing, deleting and exporting one user's memories (docs/api-choices.md gives the paths). */
 import { type Db, and, claimRevisions, eq, extractionJobs, memories, retrievalFeedback, rows, sourceEvents, sql } from '@memory/db';
-import type { SQL } from '@memory/db';
+import type { MemoryStatus, SQL } from '@memory/db';
 import { Errors } from '../errors';
 import { decodeCursor, keysetPage } from '../pagination';
 import { toJobView } from '../jobs/repository';
@@ -15,7 +15,7 @@ export interface ListOptions {
   externalUserId: string;
   limit: number;
   cursor?: string;
-  status: 'active' | 'inactive' | 'archived' | 'all';
+  status: MemoryStatus | 'all';
   category?: string;
 }
 
@@ -48,8 +48,7 @@ export async function listMemories(db: Db, auth: Principal, o: ListOptions) {
  * Deleting an already archived memory answers the same (DELETE is idempotent).
  */
 export async function deleteMemory(db: Db, auth: Principal, memoryId: string, actor: string) {
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return db.transaction(async (tx) => {
     const [m] = await tx
       .select()
       .from(memories)

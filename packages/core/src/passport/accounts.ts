@@ -134,8 +134,7 @@ export const passportMeView = (auth: PassportAuth) => ({
  * passport_audit entry with counts, never content, outlives it.
  */
 export async function deletePassport(db: Db, passportUserId: string): Promise<{ id: string; deleted: true }> {
-  await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  await db.transaction(async (tx) => {
     const [user] = await tx.select().from(passportUsers).where(eq(passportUsers.id, passportUserId)).limit(1);
     if (!user) throw Errors.notFound('The passport');
     const [counts] = await rows<{ grants: number | string; connections: number | string; memories: number | string }>(

@@ -3,7 +3,7 @@
  * `Authorization: ApiKey <agent key>` names the agent, `X-Service-UUI: <token>` the passport user. Shared by
  * every /v1/universal/* handler.
  */
-import { type Db, and, eq, grants, passportConnections, uuiTokens } from '@memory/db';
+import { type Db, type GrantAccessType, and, eq, grants, passportConnections, uuiTokens } from '@memory/db';
 import { sha256Hex } from '../crypto';
 import { ApiError, Errors } from '../errors';
 import { authenticateAgentKey } from './agents';
@@ -23,7 +23,7 @@ export interface UniversalAgentAuth {
   agent: { id: string; tenantId: string; name: string };
   passportUserId: string;
   /** The active grant of this (passport user, agent), or null. */
-  grant: { id: string; categories: string[]; accessType: 'read_only' | 'read_write' } | null;
+  grant: { id: string; categories: string[]; accessType: GrantAccessType } | null;
 }
 
 /**
@@ -65,7 +65,7 @@ export async function authenticateUniversalAgent(
     agent: { id: agent.id, tenantId: agent.tenantId, name: agent.name },
     passportUserId: found.token.passportUserId,
     grant: grant
-      ? { id: grant.id, categories: grant.categories as string[], accessType: grant.accessType as 'read_only' | 'read_write' }
+      ? { id: grant.id, categories: grant.categories as string[], accessType: grant.accessType }
       : null,
   };
 }

@@ -4,7 +4,7 @@
  * user from the session: another user's grant or connection is 404, never 403.
  */
 import { randomUUID } from 'node:crypto';
-import { type Db, and, asc, desc, eq, globalAgents, grants, isNull, passportConnections, sql, uuiTokens } from '@memory/db';
+import { type Db, type GrantStatus, and, asc, desc, eq, globalAgents, grants, isNull, passportConnections, sql, uuiTokens } from '@memory/db';
 import type { MemoryCategory } from '../categories';
 import { Errors } from '../errors';
 import type { AccessType } from '../schemas/passport';
@@ -20,7 +20,7 @@ export interface GrantView {
   agent: GlobalAgentPublic;
   categories: MemoryCategory[];
   access_type: AccessType;
-  status: 'active' | 'revoked';
+  status: GrantStatus;
   created_at: string;
   updated_at: string;
 }
@@ -104,7 +104,7 @@ export async function listGrants(db: Db, passportUserId: string, opts: { grantId
     agent: toPublicAgent(a),
     categories: g.categories as MemoryCategory[],
     access_type: g.accessType as AccessType,
-    status: g.status as 'active' | 'revoked',
+    status: g.status,
     created_at: g.createdAt.toISOString(),
     updated_at: g.updatedAt.toISOString(),
   }));
@@ -156,8 +156,7 @@ export async function listConnections(db: Db, passportUserId: string): Promise<C
  */
 export async function disconnect(db: Db, passportUserId: string, connectionId: string): Promise<{ id: string; disconnected: true }> {
   if (!UUID.test(connectionId)) throw Errors.notFound(`Connection ${connectionId}`);
-  const found = await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  const found = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(passportConnections)
       .set({ disconnectedAt: sql`coalesce(${passportConnections.disconnectedAt}, now())` })

@@ -107,8 +107,7 @@ export async function approveLink(
 ): Promise<{ redirectTo: string | null; grantId: string; connectionId: string }> {
   const agent = await requireAgent(db, input.agentId);
   const hash = hashOf(input.linkToken);
-  const done = await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  const done = await db.transaction(async (tx) => {
     const [link] = hash
       ? await tx
           .update(linkTokens)
@@ -182,8 +181,7 @@ export interface IssuedUuiToken {
  */
 export async function exchangeLinkToken(db: Db, agent: AgentAuth, linkToken: string): Promise<IssuedUuiToken> {
   const hash = hashOf(linkToken);
-  const issued = await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  const issued = await db.transaction(async (tx) => {
     const [link] = hash
       ? await tx
           .update(linkTokens)

@@ -60,9 +60,9 @@ export async function redactExpiredPayloads(db: Db, now: Date, opts: RedactOptio
 
 async function lockedBatch(db: Db, at: string, batchSize: number, lockKey: number): Promise<number | null> {
   return db.transaction(async (tx) => {
-    const [lock] = await rows<{ locked: boolean }>(tx as unknown as Db, sql`SELECT pg_try_advisory_xact_lock(${lockKey}) AS locked`);
+    const [lock] = await rows<{ locked: boolean }>(tx, sql`SELECT pg_try_advisory_xact_lock(${lockKey}) AS locked`);
     if (!lock?.locked) return null;
-    return redactBatch(tx as unknown as Db, at, batchSize);
+    return redactBatch(tx, at, batchSize);
   });
 }
 

@@ -56,8 +56,7 @@ type Outcome = 'created' | 'reinforced' | 'dropped_outside_grant' | 'dropped_low
  * now: a grant revoked or narrowed while the job waited is respected.
  */
 export async function storeUniversalResult(db: Db, jobId: string, result: ExtractionResult): Promise<StoreSummary> {
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return db.transaction(async (tx) => {
     const [job] = await tx.select().from(universalJobs).where(eq(universalJobs.id, jobId)).for('update');
     if (!job) throw new PermanentJobError(`universal job ${jobId} does not exist`);
     if (isFinished(job.status)) return summaryOf(job);

@@ -52,8 +52,7 @@ export async function resolvePassportQuestion(
   reviewId: string,
   keepMemoryId: string,
 ): Promise<ResolvedPassportQuestion> {
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return db.transaction(async (tx) => {
     const [review] = await tx
       .select()
       .from(passportReviews)

@@ -125,8 +125,8 @@ export async function updateWebhookEndpoint(
     body.enabled === undefined
       ? {}
       : body.enabled
-        ? { status: 'enabled', disabledReason: null, consecutiveFailures: 0, failingSince: null }
-        : { status: 'disabled', disabledReason: 'manual' };
+        ? ({ status: 'enabled', disabledReason: null, consecutiveFailures: 0, failingSince: null } as const)
+        : ({ status: 'disabled', disabledReason: 'manual' } as const);
   const row = await updateEndpoint(
     db,
     principal,
