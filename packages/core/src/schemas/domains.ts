@@ -14,7 +14,7 @@ export const DOMAIN_CATALOGUE = [
 
 export const ACTIVE_DOMAIN_SCHEMAS = ['general', 'edtech', 'customer_support'] as const;
 export type DomainSchemaId = (typeof ACTIVE_DOMAIN_SCHEMAS)[number];
-/** The column default (packages/db/src/schema.ts, tenants.domain_schema). */
+/** The column default (packages/db/src/schema/tenants.ts, tenants.domain_schema). */
 export const DEFAULT_DOMAIN_SCHEMA: DomainSchemaId = 'general';
 
 export const domainSchemaId = z.enum(ACTIVE_DOMAIN_SCHEMAS).meta({

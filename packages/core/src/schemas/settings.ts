@@ -4,7 +4,7 @@ import { z } from 'zod';
 /** Raw payloads are kept at least one day and at most ten years; `null` keeps them forever. */
 export const PAYLOAD_RETENTION_DAYS_MIN = 1;
 export const PAYLOAD_RETENTION_DAYS_MAX = 3650;
-/** The column default for new tenants (packages/db/src/schema.ts). */
+/** The column default for new tenants (packages/db/src/schema/tenants.ts). */
 export const PAYLOAD_RETENTION_DAYS_DEFAULT = 30;
 
 export const payloadRetentionDays = z
