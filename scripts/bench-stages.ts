@@ -28,7 +28,7 @@ import { addMemories } from '../packages/core/src/ingestion/add';
 import { loadExtractionInput, storeExtractionResult } from '../packages/core/src/jobs/extraction-pipeline';
 import { conversationSentiment } from '../packages/core/src/domains/sentiment';
 import { createQuotaDeps } from '../packages/core/src/quota/service';
-import { analyseForIndex } from '../packages/core/src/retrieval/analysis';
+import { analyseForIndex } from '../packages/core/src/text/analysis';
 import { apiKeyActor, createTenant } from '../packages/core/src/tenants/tenants';
 import { ADD_USERS, addConversation, fmt, markdownTable, rng } from './bench-lib';
 

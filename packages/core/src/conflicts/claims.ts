@@ -10,7 +10,7 @@
  * values are compared as written after normalisation ("NYC" and "New York" differ); a memory carries at
  * most one claim (the first rule that matches).
  */
-import { analyze } from '../retrieval/text';
+import { analyze } from '../text/terms';
 
 export interface Claim {
   /** Person and slot: `residence`, `favourite:drink`, `habit:smoke`, `mother/residence`. */

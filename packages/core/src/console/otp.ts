@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Db, adminUsers, and, desc, eq, gt, isNull, otpCodes, rows, sql } from '@memory/db';
 import { ApiError } from '../errors';
-import { recordAudit } from './audit';
+import { recordAudit } from '../audit/audit';
 import type { Mailer } from './mailer';
 import {
   ADMIN_AUDIENCE,

@@ -12,7 +12,7 @@
 import { type Db, rows, sql } from '@memory/db';
 import { Errors } from '../errors';
 import type { ProfileEntry, StudentProfile, StudentProfileField } from '../schemas/domains';
-import type { DomainSection } from '../retrieval/domain-section';
+import { type DomainSection, registerDomainSection } from '../retrieval/domain-section';
 import { findUser } from '../users';
 import { tenantDomainSchema } from './settings';
 
@@ -205,3 +205,7 @@ export function learnerSection(profile: StudentProfile): DomainSection {
   });
   return { heading: 'Learner profile:', element: 'learner_profile', lines };
 }
+
+registerDomainSection('edtech', {
+  build: (externalUserId, rows, now) => learnerSection(buildStudentProfile(externalUserId, rows, now)),
+});

@@ -37,7 +37,7 @@
  * Skip reasons (metadata.skipped): assistant_turn, system_turn, redacted_secret, small_talk, question,
  * too_short, no_self_reference, transient, addressed_to_assistant.
  */
-import { isSupportReport } from '../domains/support-patterns';
+import { isSupportReport } from './support-patterns';
 import type { MemoryCategory } from '../categories';
 import {
   ADDRESSES_ASSISTANT,

@@ -7,7 +7,7 @@
  * reads, so one process is exact; several processes see each other's counts at most one flush late.
  */
 import { type Db, rows, sql } from '@memory/db';
-import { recordAudit } from '../console/audit';
+import { recordAudit } from '../audit/audit';
 import { Errors } from '../errors';
 import type { QuotaMode } from '../schemas/memories';
 import { onQuotaModeChanged } from './events';

@@ -23,8 +23,8 @@
  * matches; they never make an unrelated item match, so an unrelated query returns nothing. A general query
  * ("what do you know about the user?") matches every memory (isGeneralQuery).
  */
-import { analyze, contentWords, termFrequencies } from './text';
-import { type WordVectors, cosine, wordVectors } from './word-vectors';
+import { analyze, contentWords, termFrequencies } from '../text/terms';
+import { type WordVectors, cosine, wordVectors } from '../text/word-vectors';
 
 export interface LayerWeights {
   lexicalWeight: number;
