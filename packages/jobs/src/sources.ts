@@ -38,7 +38,7 @@ export const sourceRows = (source: JobSource) => ({
 });
 
 /** `extraction_jobs`: extraction and correction jobs of tenants' end users. */
-export const TENANT_JOBS: JobSource = {
+const TENANT_JOBS: JobSource = {
   table: 'extraction_jobs',
   async claim(db, opts) {
     const job = await claimNextJob(db, opts);

@@ -155,7 +155,7 @@ export function buildStudentProfile(
 }
 
 /** The user's active memories with what the profile needs. */
-export async function loadProfileMemories(db: Db, tenantId: string, userId: string): Promise<ProfileMemory[]> {
+async function loadProfileMemories(db: Db, tenantId: string, userId: string): Promise<ProfileMemory[]> {
   return rows<ProfileMemory>(
     db,
     sql`SELECT id, content, source_event_id, created_at FROM memories
@@ -176,7 +176,7 @@ export async function getStudentProfile(db: Db, tenantId: string, externalUserId
   return buildStudentProfile(externalUserId, await loadProfileMemories(db, tenantId, user.id), now);
 }
 
-export const edtechNotEnabled = (schema: string) =>
+const edtechNotEnabled = (schema: string) =>
   Errors.conflict(
     `The EdTech schema is not enabled for this tenant (its domain schema is \`${schema}\`). ` +
       'Enable it with PATCH /v1/tenant/domain-schema {"domain_schema":"edtech"}.',

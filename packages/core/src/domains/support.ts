@@ -78,7 +78,7 @@ export function customerSection(p: CustomerProfile): DomainSection {
 }
 
 /** Customer Support reads the user's latest source events (sentiment, channel, ticket) beside the memories. */
-export const RETRIEVE_SUPPORT_EVENTS = 200;
+const RETRIEVE_SUPPORT_EVENTS = 200;
 
 registerDomainSection<SupportEvent[]>('customer_support', {
   load: (db, tenantId, userId) => loadSupportEvents(db, tenantId, userId, RETRIEVE_SUPPORT_EVENTS),

@@ -84,7 +84,7 @@ export function renderSection(section: DomainSection, format: ContextFormat, k: 
 }
 
 /** The memory block and the section as one text. */
-export function joinBlocks(memoryText: string, sectionText: string, format: ContextFormat): string {
+function joinBlocks(memoryText: string, sectionText: string, format: ContextFormat): string {
   if (!sectionText) return memoryText;
   if (format === 'json') return memoryText ? `${memoryText.slice(0, -1)},${sectionText}}` : `{${sectionText}}`;
   return memoryText ? `${memoryText}\n\n${sectionText}` : sectionText;

@@ -186,7 +186,7 @@ async function loadUserSet(db: Db, tenantId: string, userId: string, withEmbeddi
 }
 
 /** Provenance of a passage: its source event, and the message it is part of (after the prompt it quotes whole). */
-export function passageProvenance(p: PassageRow, prompt: PassagePrompt | null = null): Record<string, unknown> {
+function passageProvenance(p: PassageRow, prompt: PassagePrompt | null = null): Record<string, unknown> {
   return sourceProvenance(p, prompt?.whole ? [prompt.messageIndex, p.message_index] : [p.message_index], p.job_id) ?? {};
 }
 

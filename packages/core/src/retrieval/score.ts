@@ -86,7 +86,7 @@ const GENERAL_WORDS = new Set(
   'know knows known tell anything everything something info information details detail profile remember remembered summary summarize summarise background context facts fact memory memories please'.split(' '),
 );
 
-export function isGeneralQuery(query: string): boolean {
+function isGeneralQuery(query: string): boolean {
   return contentWords(query).every((w) => GENERAL_WORDS.has(w));
 }
 

@@ -39,7 +39,7 @@ interface DeliveryRow {
 }
 
 /** The `webhook-id` of an event: the same for every attempt and every resend, so receivers can de-duplicate. */
-export const webhookMessageId = (eventId: string) => `msg_${eventId.replaceAll('-', '')}`;
+const webhookMessageId = (eventId: string) => `msg_${eventId.replaceAll('-', '')}`;
 
 const SELECT_DELIVERY = sql`SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempts, d.next_attempt_at,
     d.last_status_code, d.last_error, d.last_attempt_at, d.attempt_log, d.resend_of, e.payload, d.created_at, d.finished_at,

@@ -20,7 +20,7 @@ type EndpointRow = typeof webhookEndpoints.$inferSelect;
 /** At most this many endpoints per tenant: each event is delivered to each subscribed one. */
 export const WEBHOOK_ENDPOINTS_MAX = 20;
 
-export function toEndpointView(e: EndpointRow): WebhookEndpointView {
+function toEndpointView(e: EndpointRow): WebhookEndpointView {
   return {
     id: e.id,
     url: e.url,
