@@ -1,0 +1,267 @@
+/**
+ * The statement rules of the claim grammar (claims.ts, docs/conflicts.md): the person a statement is about, and
+ * the slot, value and polarity its predicate states; the first rule that matches wins.
+ */
+import { analyze } from '../text/terms';
+import { ADVERB, ATTRIBUTE_SLOTS, KIN, NAME, NUM, PLACE_NOUN, RECURRING, WEEKDAY, WHEN, keyOf, normaliseSlot, normaliseValue, weekdays } from './claim-words';
+
+interface Parsed {
+  slot: string;
+  value: string;
+  display?: string;
+  negated?: boolean;
+}
+
+/** The person a statement is about and what it says of them. */
+export function splitPerson(text: string): { person: string; predicate: string; possessive: boolean } | null {
+  const user = text.match(/^The user(?: and (?:their|the user's) (?:household|family|partner|wife|husband|kids|children|team|roommates?|flatmates?))?(?: (?:both|together))? (.+)$/);
+  if (user) {
+    // "The user's girlfriend and the user broke up" is about the user
+    return { person: '', predicate: user[1], possessive: false };
+  }
+  const own = text.match(/^The user's (.+)$/);
+  if (own) {
+    const kin = own[1].match(KIN);
+    if (kin && own[1].length > kin[0].length) {
+      const after = own[1].slice(kin[0].length).replace(/^,? /, '');
+      // "the user's friend Rachel" is Rachel (the same person as "Rachel moved …"), not every friend
+      const person = (kin[2] ?? kin[1]).toLowerCase().replace(/\s+/g, '_');
+      if (/^and the user\b/.test(after)) return { person: '', predicate: after.replace(/^and the user /, ''), possessive: false };
+      if (after.startsWith("'s ")) return { person, predicate: after.slice(3), possessive: true };
+      return { person, predicate: after, possessive: false };
+    }
+    return { person: '', predicate: own[1], possessive: true };
+  }
+  const named = text.match(/^([A-Z][\p{L}-]+(?:'[A-Z][\p{L}-]+)?)('s)? (.+)$/u);
+  if (named && !/^(?:The|A|An|In|On|At|This|That|It|There|They|He|She|We|I)$/.test(named[1])) {
+    return { person: named[1].toLowerCase(), predicate: named[3], possessive: Boolean(named[2]) };
+  }
+  return null;
+}
+
+/** "The user's favourite drink is green tea": the attribute and its value. */
+export function possessiveClaim(predicate: string): Parsed | null {
+  const m = predicate.match(/^(.+?) (?:is|are|has become|became|is now|are now|has changed to|changed to|was changed to|went up to|went down to|dropped to|rose to|increased to|decreased to) (.+)$/);
+  if (!m) {
+    const neg = predicate.match(/^(.+?) (?:is|are) (?:no longer|not) (.+?)(?: anymore| any more| any longer)?$/);
+    if (!neg) return null;
+    const slot = possessiveSlot(neg[1]);
+    return slot ? { slot, value: neg[2], negated: true } : null;
+  }
+  const recurring = m[1].match(new RegExp(`^(.+? ${RECURRING})(?: with [A-Z][\\p{L}]+)?$`, 'u'));
+  const day = m[2].match(new RegExp(`^(?:on |every )?${WEEKDAY}$`));
+  if (recurring && day) return { slot: `schedule:${keyOf(recurring[1])}`, value: weekdays(day[1]), display: day[1] };
+  const slot = possessiveSlot(m[1]);
+  if (!slot) return null;
+  return { slot, value: m[2].replace(/ (?:now|these days|nowadays|again|currently|at the moment)$/, '') };
+}
+
+function possessiveSlot(attribute: string): string | null {
+  const attr = attribute.trim();
+  if (attr.split(/\s+/).length > 5 || KIN.test(attr)) return null;
+  const slot = normaliseSlot(attr);
+  // only the attributes the grammar knows: "The user's plan is to …" names no single-valued slot
+  if (/^(?:favourite|preferred|level|count):/.test(slot) || ['level'].includes(slot)) return slot;
+  return ATTRIBUTE_SLOTS.some(([, s]) => s === slot) ? slot : null;
+}
+
+/** Ending and negation forms, rewritten to the positive predicate they negate. */
+const NEGATIONS: [RegExp, (m: RegExpMatchArray) => string][] = [
+  [/^(is|are) (?:no longer|not) (.+?)(?: anymore| any more| any longer)?$/, (m) => `${m[1]} ${m[2]}`],
+  [/^(?:no longer|does not|do not|doesn't|don't|never) (.+?)(?: anymore| any more| any longer)?$/, (m) => m[1]],
+  [/^(?:has |have )?(?:quit|stopped|given up|gave up|ceased|kicked|dropped) (.+)$/, (m) => m[1]],
+  [/^used to (.+)$/, (m) => m[1]],
+  [/^(?:hates|dislikes|can't stand|cannot stand|detests) (.+)$/, (m) => `likes ${m[1]}`],
+];
+
+const VERB_FORMS = '(?:lives|live|living|is living|resides|reside|has moved|moved|move|is based|relocated|relocate|has relocated|has settled|settled)';
+
+const RULES: ((p: string) => Parsed | null)[] = [
+  // residence: "lives in Porto", "moved to Porto in April 2023", "is based in Berlin now"
+  (p) => {
+    const m = p.match(new RegExp(`^${VERB_FORMS} (?:back )?(?:in|to) ${NAME}(?:, [A-Z][\\p{L}]+)?${WHEN}$`, 'u'));
+    return m ? { slot: 'residence', value: m[1] } : null;
+  },
+  (p) => {
+    const m = p.match(new RegExp(`^${VERB_FORMS} (?:back )?(?:in|to) ${PLACE_NOUN}${WHEN}$`, 'u'));
+    return m ? { slot: 'residence', value: m[1] } : null;
+  },
+  (p) => {
+    const m = p.match(new RegExp(`^(?:moved|has moved|moved away) (?:out of|away from) ${NAME}${WHEN}$`, 'u'));
+    return m ? { slot: 'residence', value: m[1], negated: true } : null;
+  },
+  // hometown
+  (p) => {
+    const m = p.match(new RegExp(`^(?:is|are|comes|come) (?:originally )?from ${NAME}$`, 'u')) ?? p.match(new RegExp(`^grew up in ${NAME}$`, 'u'));
+    return m ? { slot: 'hometown', value: m[1] } : null;
+  },
+  // diet
+  (p) => {
+    const m = p.match(/^(?:is|are|be|being|was|went|has gone|became) (?:a |an )?(?:strict |full-time |fully )?(vegetarian|vegan|pescatarian|carnivore|flexitarian|omnivore|raw vegan)(?:ian)?(?: again)?$/i);
+    if (m) return { slot: 'diet', value: m[1] };
+    const d = p.match(/^(?:is|are|be|went|has gone|started|follows|follow|is following|eats|eat) (?:on )?(?:a |an )?(keto|ketogenic|paleo|vegan|vegetarian|gluten-free|low-carb|mediterranean|plant-based|carnivore|pescatarian)(?: diet)$/i);
+    if (d) return { slot: 'diet', value: d[1] };
+    return /^(?:eats|eat|eating) meat\b/i.test(p) ? { slot: 'diet', value: 'meat eater' } : null;
+  },
+  // employer: "works at Acme", "joined Stripe", "started a new job as a data scientist at Stripe"
+  (p) => {
+    const m =
+      p.match(new RegExp(`^(?:works|work|working|is working|is employed|has worked|has been working|interns|is interning) (?:at|for) ${NAME}${WHEN}$`, 'u')) ??
+      p.match(new RegExp(`^(?:is employed by|joined|has joined|is joining|started (?:a new job|a job|a new position|a position|working|work|an internship)(?: as (?:a |an )?[\\w -]+?)? (?:at|with)|got (?:a |an )?(?:new )?(?:job|position|offer|internship)(?: as (?:a |an )?[\\w -]+?)? (?:at|with)|accepted (?:a |an )?(?:new )?(?:job|offer|position)(?: as (?:a |an )?[\\w -]+?)? (?:at|from|with)|landed (?:a |an )?(?:new )?job at) ${NAME}${WHEN}$`, 'u'));
+    if (m) return { slot: 'employer', value: m[1] };
+    const left = p.match(new RegExp(`^(?:left|quit|resigned from|was laid off from|got laid off from|was fired from)(?: (?:their|the user's|a|the|her|his) job (?:at|with))? ${NAME}${WHEN}$`, 'u'));
+    return left ? { slot: 'employer', value: left[1], negated: true } : null;
+  },
+  // job title: "works as a pediatric nurse", "was promoted to senior engineer"
+  (p) => {
+    const m =
+      p.match(/^(?:works|work|working|is working|is employed|started working|has started working|got a (?:new )?job|started a (?:new )?job) as (?:a |an )?([\w -]+?)(?: (?:at|for|in) .+)?$/) ??
+      p.match(/^(?:got|was|has been) promoted to (?:a |an )?([\w -]+?)(?: (?:at|for|in) .+)?$/);
+    return m ? { slot: 'job_title', value: m[1] } : null;
+  },
+  // school and major
+  (p) => {
+    const m =
+      p.match(new RegExp(`^(?:studies|study|is studying|is a student|is enrolled|enrolled|attends|attend|is attending|started|transferred) (?:at|to|in)? ?${NAME}${WHEN}$`, 'u')) ??
+      p.match(new RegExp(`^goes to (${NAME.slice(1, -1)} (?:University|College|School|Academy|Institute|High School)|(?:University|College) of [A-Z][\\p{L}]+(?: [A-Z][\\p{L}]+)?)${WHEN}$`, 'u'));
+    if (m && /[A-Z]/.test(m[1][0])) return { slot: 'school', value: m[1] };
+    const major = p.match(/^(?:is majoring|majors|is studying|studies|is doing a degree) (?:in )?([a-z][a-z -]+?)(?: at .+)?$/);
+    return major ? { slot: 'major', value: major[1] } : null;
+  },
+  // relationship status
+  (p) => {
+    if (/\b(?:broke up|split up|separated)\b/.test(p)) return { slot: 'marital_status', value: 'single' };
+    const m = p.match(/^(?:is|are|got|has gotten|became|is now|got recently) (married|single|divorced|engaged|widowed|separated)\b/);
+    if (m) return { slot: 'marital_status', value: m[1] };
+    if (/^(?:is|are) in (?:a |an )?(?:committed |serious |long-distance |new )?relationship\b/.test(p) || /^(?:is dating|has (?:a |an )?(?:new )?(?:girlfriend|boyfriend))\b/.test(p)) {
+      return { slot: 'marital_status', value: 'in a relationship' };
+    }
+    return null;
+  },
+  // age
+  (p) => {
+    const m = p.match(/^(?:is|are) (\d{1,3}) (?:years old|years of age|yrs old)$/) ?? p.match(/^(?:just )?turned (\d{1,3})(?: years old)?(?: (?:on|in) .+)?$/);
+    return m ? { slot: 'age', value: m[1] } : null;
+  },
+  // vehicle: "drives a Honda Civic"
+  (p) => {
+    const m = p.match(/^(?:drives|drive|is driving|driving|switched to driving|bought a new car, ) (?:a |an |the )?((?:[A-Z0-9][\w-]*)(?: [\w-]+){0,4})(?: now| these days| again)?$/);
+    return m && !/^(?:to|home|back|around)\b/i.test(m[1]) ? { slot: 'vehicle', value: m[1] } : null;
+  },
+  // a current count: "has 3 cats", "have got 20 dozen eggs in the fridge"
+  (p) => {
+    const m = p.match(
+      new RegExp(`^(?:has|have|owns|own|has got|have got|got|keeps|keep|is keeping|currently has|still has|now has|now have|is down to|are down to|is up to|are up to) (?:about |around |roughly |over |nearly |almost |exactly |only |just |a total of )?${NUM}( dozen| hundred| thousand)? ([\\p{L}][\\p{L}' -]*?)(?: (?:in|at|on|from|for|with|that|which|left|right|stored|at home|now|these days|total)\\b.*)?$`, 'iu'),
+    );
+    if (!m) return null;
+    const head = keyOf(m[3]).split(' ').pop();
+    if (!head || /^(?:year|month|week|day|hour|minut|time|way|thing)$/.test(head)) return null;
+    return { slot: `count:${head}`, value: `${normaliseValue(m[1])}${m[2] ?? ''}`, display: `${m[1]}${m[2] ?? ''}` };
+  },
+  // amounts: rent, salary, weight, height, sleep
+  (p) => {
+    const rent = p.match(/^(?:pays|pay) (\S+)(?: (?:a|per) month| monthly)? (?:in|for) rent\b/);
+    if (rent) return { slot: 'rent', value: rent[1] };
+    const pay = p.match(/^(?:earns|earn|makes|make|is paid|gets paid) (\S+(?: (?:dollars|euros|pounds|k))?) (?:a|per|an) (year|month|hour|week)\b/);
+    if (pay) return { slot: 'salary', value: `${pay[1]} per ${pay[2]}` };
+    const weight = p.match(/^(?:weighs|weigh) (\d+(?:\.\d+)? ?(?:kg|kilos|kilograms|pounds|lbs?|stone))\b/);
+    if (weight) return { slot: 'weight', value: weight[1] };
+    const height = p.match(/^(?:is|are) (\d+(?:\.\d+)? ?(?:cm|m|meters|metres|feet|foot|ft|inches)(?: \d+(?: inches)?)?) tall\b/);
+    if (height) return { slot: 'height', value: height[1] };
+    const sleep = p.match(/^(?:sleeps|sleep|gets) (?:about |around )?(\d+(?:\.\d+)?) hours(?: of sleep)?(?: (?:a|per|each|every) night)?$/);
+    return sleep ? { slot: 'schedule:sleep', value: sleep[1] } : null;
+  },
+  // levels and grades: "is at level 12 in Duolingo French", "is an intermediate Spanish speaker", "is in grade 7"
+  (p) => {
+    const lv =
+      p.match(/^(?:is|are|plays|is playing) (?:at |on )?(?:level|rank|tier) (\w+)(?: (?:in|on|of|at) (.+))?$/) ??
+      p.match(/^(?:reached|has reached|got to|hit|is now at|made it to) (?:level|rank|tier) (\w+)(?: (?:in|on|of|at) (.+))?$/);
+    if (lv) return { slot: lv[2] ? `level:${keyOf(lv[2])}` : 'level', value: lv[1] };
+    const named = p.match(/^(?:is|are) (?:a |an )?(beginner|intermediate|advanced|expert|novice|fluent|native|conversational|upper-intermediate|elementary|(?:A|B|C)[12]) (?:level )?(?:in |at )?(.+?)(?: speaker| player| learner| student)?$/);
+    if (named) return { slot: `level:${keyOf(named[2])}`, value: named[1].toLowerCase() };
+    const grade = p.match(/^(?:is|are) in (?:grade|year|form) (\w+)\b/) ?? p.match(/^(?:is|are) in (\w+) grade\b/);
+    if (grade) return { slot: 'grade', value: grade[1] };
+    const belt = p.match(/^(?:has|got|earned|is) (?:a |an )?(white|yellow|orange|green|blue|purple|brown|red|black)(?: belt)(?: in (.+))?$/);
+    return belt ? { slot: `level:belt ${keyOf(belt[2] ?? '')}`.trim(), value: belt[1] } : null;
+  },
+  // schedules: "works night shifts", "wakes up at 6 am", "goes to bed at 11 pm"
+  (p) => {
+    const shift = p.match(/^(?:works|work|is working) (?:the |on the )?(night|day|morning|evening|early|late|weekend|graveyard|double|split|overnight)(?: shifts?)$/);
+    if (shift) return { slot: 'schedule:work', value: shift[1] };
+    const wake = p.match(/^(?:wakes up|gets up|wake up|get up|is up) (?:at |around |by )(.+?)(?: (?:every|each|on) .+)?$/);
+    if (wake) return { slot: 'schedule:wake', value: wake[1] };
+    const bed = p.match(/^(?:goes to (?:bed|sleep)|go to (?:bed|sleep)|sleeps) (?:at |around |by )(.+?)(?: (?:every|each|on) .+)?$/);
+    if (bed) return { slot: 'schedule:bed', value: bed[1] };
+    // "has a cocktail-making class on Thursday", "takes piano lessons on Tuesdays and Fridays", "has soccer practice every Monday"
+    const day = p.match(
+      new RegExp(`^(?:has|have|takes|take|attends|attend|goes to|go to|is taking|teaches|teach)(?: (?:a|an|the|their|the user's|weekly|regular))* ([\\w' -]*?${RECURRING})(?: (?:with|at) [A-Z][\\p{L}' ]+?)? (?:on|every) ${WEEKDAY}$`, 'u'),
+    );
+    if (day && keyOf(day[1])) return { slot: `schedule:${keyOf(day[1])}`, value: weekdays(day[3]), display: day[3] };
+    const goes = p.match(new RegExp(`^(?:goes|go) to (?:the )?([a-z][\\w -]*?) (?:on|every) ${WEEKDAY}$`));
+    return goes && keyOf(goes[1]) ? { slot: `schedule:${keyOf(goes[1])}`, value: weekdays(goes[2]), display: goes[2] } : null;
+  },
+  // what is still needed: "needs 120 stars to reach the gold level", "needs 12 more credits to graduate"
+  (p) => {
+    const m = p.match(new RegExp(`^(?:needs|need|requires|require|has to (?:earn|get|collect|save|complete)) (?:about |around |at least |only |another )?${NUM}( more| additional| extra)? ([\\p{L}][\\p{L}' -]*?) (?:to|for|before|in order to) (.+)$`, 'iu'));
+    const head = m ? keyOf(m[3]).split(' ').pop() : undefined;
+    // keyed by the unit and the goal's first word: "stars to reach …" and "points to unlock …" are two needs
+    const goal = m ? keyOf(m[4]).split(' ')[0] : undefined;
+    return m && head && goal ? { slot: `need:${head} ${goal}`, value: normaliseValue(m[1]), display: m[1] } : null;
+  },
+  // where the user is in a book: "is on page 220 of Dune"
+  (p) => {
+    const m = p.match(/^(?:is|are|got|has got|has gotten|made it) (?:now |currently )?(?:up )?(?:on|at|to) page (\d+)(?: of (.+))?$/);
+    return m ? { slot: 'progress:page', value: m[1] } : null;
+  },
+  // likes and languages (multi-valued: the key names the thing)
+  (p) => {
+    const like = p.match(/^(?:likes|like|loves|love|enjoys|enjoy|is into|is a (?:big |huge )?fan of|is passionate about) (.+)$/);
+    if (like) {
+      const key = keyOf(like[1]);
+      return key ? { slot: `likes:${key}`, value: 'yes', display: like[1] } : null;
+    }
+    const speaks = p.match(/^(?:speaks|speak) ([A-Z][\p{L}]+)\b/u);
+    return speaks ? { slot: `speaks:${keyOf(speaks[1])}`, value: 'yes', display: speaks[1] } : null;
+  },
+  // habits and activities: "drinks coffee every morning", "smokes", "plays the guitar"
+  (p) => habitClaim(p, false),
+];
+
+const HABIT_VERBS =
+  /^(smokes|smoke|smoking|vapes|vape|vaping|drinks|drink|drinking|plays|play|playing|practises|practices|practise|practice|practising|practicing|runs|run|running|jogs|jog|jogging|swims|swim|swimming|cycles|cycle|cycling|bikes|bike|biking|meditates|meditate|meditating|volunteers|volunteer|volunteering|walks|walk|walking|lifts|lift|lifting|eats|eat|eating|takes|take|taking|goes|go|going|does|do|doing|reads|read|reading|watches|watch|watching|attends|attend|attending|uses|use|using|works out|work out|working out|bakes|bake|baking|cooks|cook|cooking|writes|write|writing|paints|paint|painting|studies|study|studying|teaches|teach|teaching|owns|own|keeps|keep|rides|ride|riding|skates|skate|skating|climbs|climb|climbing|hikes|hike|hiking|surfs|surf|surfing|skis|ski|skiing|dances|dance|dancing|sings|sing|singing|commutes|commute|commuting|wears|wear|wearing|bites|bite|biting|snacks|snack|snacking)\b/;
+const FREQUENCY = /\b(?:every|each|daily|weekly|nightly|regularly|usually|often|always|twice|once a|on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends|weekdays)|most (?:days|mornings|nights)|a (?:day|week)|per (?:day|week))\b/;
+
+/** A habit or activity keyed by its verb and first content word: "drinks coffee every morning" → `habit:drink coffe`. */
+function habitClaim(p: string, ended: boolean): Parsed | null {
+  const v = p.match(HABIT_VERBS);
+  if (!v) return null;
+  const rest = p.slice(v[0].length).replace(FREQUENCY, ' ').replace(/\b(?:now|these days|anymore|any more|again|at all)\b/g, ' ');
+  const object = analyze(rest).filter((w) => !/^\d/.test(w) && !/^(?:morn|night|even|day|week|weekend|time|lot|bit)$/.test(w));
+  const verb = analyze(v[1])[0] ?? v[1];
+  // a bare verb is a habit only for the ones that are habits alone ("smokes", "drinks", "meditates")
+  if (object.length === 0 && !/^(?:smok|vap|drink|meditat|run|jog|swim|cycl|bik|work|hik|climb|surf|ski|snack)/.test(v[1])) return null;
+  // a positive statement is a habit only when it says how often, or when the verb is one by itself
+  if (!ended && !FREQUENCY.test(p) && !/^(?:smok|vap|drink|meditat|play|practi|volunt)/.test(v[1])) return null;
+  return { slot: `habit:${[verb, ...object.slice(0, 1)].join(' ')}`, value: 'yes', display: p };
+}
+
+export function parsePredicate(predicate: string): Parsed | null {
+  let p = predicate;
+  while (ADVERB.test(p)) p = p.replace(ADVERB, '');
+  for (const [re, positive] of NEGATIONS) {
+    const m = p.match(re);
+    if (!m) continue;
+    const inner = positive(m).replace(/ (?:anymore|any more|any longer)$/, '');
+    const parsed = matchRules(inner) ?? habitClaim(inner, true);
+    if (parsed) return { ...parsed, negated: !parsed.negated };
+  }
+  return matchRules(p);
+}
+
+function matchRules(p: string): Parsed | null {
+  for (const rule of RULES) {
+    const r = rule(p);
+    if (r) return r;
+  }
+  return null;
+}
