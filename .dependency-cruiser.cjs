@@ -1,11 +1,15 @@
 /**
  * Import rules, checked by `npm test` (dependency-cruiser; ARCHITECTURE.md, "What may import what"):
- * no import cycles between files; packages depend only downward (db ← core ← jobs/api/cli ← apps); the zod schemas
- * of packages/core import no domain folder. Violations that existed when a rule was added are listed in
+ * no import cycles between files, nor between the folders of packages/core (they form layers); the files at the root
+ * of packages/core/src import only leaf modules; packages depend only downward (db ← core ← jobs/api/cli ← apps); the
+ * zod schemas of packages/core import no domain folder. Violations that existed when a rule was added are listed in
  * .dependency-cruiser-known-violations.json and tolerated until fixed; a new one fails the run
  * (`npm run deps:baseline` after fixing one rewrites the list).
  * @type {import('dependency-cruiser').IConfiguration}
  */
+/** Modules inside folders of packages/core that are leaves: the root files (config.ts) may import them. */
+const CORE_LEAF_MODULES = ['schemas/', 'http/', 'quota/plans\\.ts$', 'webhooks/retry\\.ts$'].join('|');
+
 module.exports = {
   forbidden: [
     {
@@ -42,6 +46,34 @@ module.exports = {
       severity: 'error',
       from: { path: '^packages/core/src/schemas/' },
       to: { path: '^packages/core/src/[^/]+/', pathNot: '^packages/core/src/schemas/' },
+    },
+    {
+      name: 'no-folder-cycles-in-core',
+      comment:
+        'The folders of packages/core form layers: no two folders import each other, directly or through others ' +
+        '(a file at the root of src/ belongs to no folder and is checked as a leaf by core-root-is-a-leaf).',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^packages/core/src/[^/]+' },
+      to: { circular: true },
+    },
+    {
+      name: 'core-root-is-a-leaf',
+      comment:
+        'The files at the root of packages/core/src (config, errors, crypto, logger, principal, …) are below every ' +
+        'folder, so any folder may import them: they import only leaf modules — the config defaults come from ' +
+        'quota/plans.ts, webhooks/retry.ts and http/, which import no folder themselves (leaf-modules-are-leaves). ' +
+        'index.ts (the barrel) and health.ts (readiness of the runner and the backlog) sit on top instead.',
+      severity: 'error',
+      from: { path: '^packages/core/src/[^/]+\\.ts$', pathNot: '^packages/core/src/(index|health)\\.ts$|\\.test\\.ts$' },
+      to: { path: '^packages/core/src/[^/]+/', pathNot: `^packages/core/src/(${CORE_LEAF_MODULES})` },
+    },
+    {
+      name: 'leaf-modules-are-leaves',
+      comment: 'The leaf modules the root files import (see core-root-is-a-leaf) import no folder of core but schemas/.',
+      severity: 'error',
+      from: { path: `^packages/core/src/(${CORE_LEAF_MODULES})`, pathNot: '\\.test\\.ts$' },
+      to: { path: '^packages/core/src/[^/]+/', pathNot: '^packages/core/src/(schemas|http)/' },
     },
   ],
   options: {

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { createLocalEncoder } from '../packages/core/src/embeddings/local-encoder';
 import { DISTRACTORS, KEYWORD_QUERIES, PARAPHRASE_PAIRS } from '../packages/core/src/embeddings/paraphrase-set';
 import { RANKING, bm25Scores, buildIndex } from '../packages/core/src/retrieval/score';
-import { type WordVectors, findWordVectorsFile, parseWordVectors, wordVectors } from '../packages/core/src/retrieval/word-vectors';
+import { type WordVectors, findWordVectorsFile, parseWordVectors, wordVectors } from '../packages/core/src/text/word-vectors';
 import { fmt, markdownTable, percentile } from './bench-lib';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

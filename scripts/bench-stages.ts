@@ -5,7 +5,7 @@
  * path, then runs every job's steps one after another and times each stage separately:
  *   extraction  the built-in extractor over the conversation (packages/core/src/extraction/builtin.ts)
  *   encoding    the index analysis of what storing writes: the offline word vector and the terms of every
- *               extracted memory and of every message passage (retrieval/analysis.ts `analyseForIndex`)
+ *               extracted memory and of every message passage (text/analysis.ts `analyseForIndex`)
  *   storing     the store step (jobs/extraction-pipeline.ts `storeExtractionResult`): one transaction with the
  *               memories, the conflict decisions, the composition, the passages, the ledger and the job's
  *               completion; it computes the encoding above again, inside it
@@ -28,7 +28,7 @@ import { addMemories } from '../packages/core/src/ingestion/add';
 import { loadExtractionInput, storeExtractionResult } from '../packages/core/src/jobs/extraction-pipeline';
 import { conversationSentiment } from '../packages/core/src/domains/sentiment';
 import { createQuotaDeps } from '../packages/core/src/quota/service';
-import { analyseForIndex } from '../packages/core/src/retrieval/analysis';
+import { analyseForIndex } from '../packages/core/src/text/analysis';
 import { apiKeyActor, createTenant } from '../packages/core/src/tenants/tenants';
 import { fmt, markdownTable } from './bench-lib';
 import { ADD_USERS } from './bench-seed';

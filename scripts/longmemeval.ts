@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../packages/core/src/crypto';
 import { bm25Top, buildIndex } from '../packages/core/src/retrieval/score';
-import { analyze } from '../packages/core/src/retrieval/text';
+import { analyze } from '../packages/core/src/text/terms';
 import { LIMITS } from '../packages/core/src/schemas/limits';
 
 export interface LmeTurn {

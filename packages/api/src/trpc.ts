@@ -4,7 +4,7 @@
  * same-origin check on every call, and the session + CSRF checks on every procedure but sign-in.
  */
 import { type ApiError, Errors, type Logger, type Principal, type WebhookSettings, assertStorableText, constantTimeEqual, isApiError, isDatabaseUnavailable } from '@memory/core';
-import { adminActor } from '@memory/core/console/audit';
+import { adminActor } from '@memory/core/audit/audit';
 import type { Mailer } from '@memory/core/console/mailer';
 import { type AdminSession, resolveAdminSession } from '@memory/core/console/sessions';
 import { clientIp, isSameOrigin, readSessionCookie } from '@memory/core/console/rules';

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { PLAN_IDS, type PlanId, type RateLimitDefaults } from './quota/plans';
+import { PLAN_IDS, type RateLimitDefaults } from './quota/plans';
 import { parseTrustedProxies } from './http/client-address';
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE } from './webhooks/retry';
 

@@ -1,6 +1,9 @@
 /**
- * Opaque keyset cursors for lists ordered by (timestamp, id) descending. The timestamp is PostgreSQL's
- * text form of a timestamptz, so microseconds survive the round trip (a JS Date would drop them).
+ * Opaque cursors: every list's cursor is base64url JSON, written and read by one codec here (encodeOpaque,
+ * decodeOpaque); what is inside depends on the list's order. Keyset cursors for lists ordered by (timestamp, id)
+ * descending hold PostgreSQL's text form of a timestamptz, so microseconds survive the round trip (a JS Date would
+ * drop them); the customers list holds its sort and sort key (domains/support-customers.ts), the agent directory
+ * an offset (passport/agents.ts).
  */
 import { Errors } from './errors';
 
@@ -12,17 +15,26 @@ export interface KeysetCursor {
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-export const encodeCursor = (c: KeysetCursor): string => Buffer.from(JSON.stringify(c)).toString('base64url');
+export const encodeOpaque = (payload: object): string => Buffer.from(JSON.stringify(payload)).toString('base64url');
 
-export function decodeCursor(raw: string): KeysetCursor {
+/**
+ * The payload of a cursor `encodeOpaque` wrote, if `isValid` accepts it; anything else (not base64url JSON, another
+ * list's cursor, a hand-made one) is a 400 on `cursor`.
+ */
+export function decodeOpaque<T>(raw: string, isValid: (c: T) => boolean, message = 'is not a cursor returned by this endpoint'): T {
   try {
-    const c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as KeysetCursor;
-    if (typeof c.ts !== 'string' || !TIMESTAMP.test(c.ts) || typeof c.id !== 'string' || !UUID.test(c.id)) throw new Error();
+    const c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as T;
+    if (!isValid(c)) throw new Error();
     return c;
   } catch {
-    throw Errors.validation([{ path: 'cursor', message: 'is not a cursor returned by this endpoint' }]);
+    throw Errors.validation([{ path: 'cursor', message }]);
   }
 }
+
+export const encodeCursor = (c: KeysetCursor): string => encodeOpaque(c);
+
+export const decodeCursor = (raw: string): KeysetCursor =>
+  decodeOpaque<KeysetCursor>(raw, (c) => typeof c.ts === 'string' && TIMESTAMP.test(c.ts) && typeof c.id === 'string' && UUID.test(c.id));
 
 /**
  * One page of a keyset-paged list: callers fetch `limit + 1` rows ordered by (timestamp, id) descending,

@@ -3,7 +3,6 @@
  * numbers and US SSNs, the entropy and character-class tests for unlabelled tokens, and the password-value guard.
  * Each takes the matched value and its position and returns the span to redact, or null for a false positive.
  */
-const isDigit = (c: string) => c >= '0' && c <= '9';
 const isAlnum = (c: string | undefined) => !!c && /[A-Za-z0-9]/.test(c);
 
 export function luhnValid(digits: string): boolean {

@@ -2,6 +2,7 @@ export * from './steps';
 export * from './extraction';
 export * from './correction';
 export * from './inngest';
+export * from './kinds';
 export * from './runner';
 export * from './sources';
 export * from './universal';

@@ -4,12 +4,12 @@
  * key keeps one user's jobs from racing. Without one, the embedded runner runs the same `runExtraction`.
  * Corrections (retrieval feedback `user_corrected`) travel the same way as `memory/correction.requested`.
  */
-import { type JobQueue, type JobTable, type Logger, type QueuedJob, describeError, markDead } from '@memory/core';
+import { type JobQueue, type Logger, type QueuedJob, describeError, markDead } from '@memory/core';
 import { Inngest } from 'inngest';
-import { CORRECTION_FUNCTION_ID, CORRECTION_REQUESTED, runCorrection } from './correction';
-import { type AttemptInfo, EXTRACTION_REQUESTED, type ExtractionEventData, type JobDeps, runExtraction } from './extraction';
-import { type StepRunner, trackedJobSteps } from './steps';
-import { UNIVERSAL_FUNCTION_ID, UNIVERSAL_REQUESTED, type UniversalEventData, runUniversalExtraction } from './universal';
+import type { ExtractionEventData, JobDeps } from './extraction';
+import { JOB_KINDS, type JobKindSpec } from './kinds';
+import { trackedJobSteps } from './steps';
+import type { UniversalEventData } from './universal';
 
 export const INNGEST_APP_ID = 'memory-service';
 /** Inngest's own retries after the first attempt; with it the job has RETRIES + 1 attempts. */
@@ -21,33 +21,15 @@ export function createInngestClient(opts: { eventKey?: string; signingKey?: stri
 
 export type InngestClient = ReturnType<typeof createInngestClient>;
 
-/** The body of a job function: the same under Inngest and in the embedded runner (runner.ts). */
-export type JobBody = (jobId: string, step: StepRunner, deps: JobDeps, attempt?: AttemptInfo) => Promise<unknown>;
-
-/** Tenant jobs: their rows in `extraction_jobs`, one running job per (tenant, user). */
-const TENANT_ROWS = { table: 'extraction_jobs', concurrencyKey: 'event.data.tenant_id + ":" + event.data.user_id' } as const;
-
 /**
- * An Inngest function for one kind of job: a concurrency key per user, EXTRACTION_RETRIES retries,
+ * The Inngest function of one job kind (kinds.ts): a concurrency key per user, EXTRACTION_RETRIES retries,
  * each step tracked on the job row, and an `onFailure` that marks the job `dead`.
  */
-function createJobFunction(
-  inngest: InngestClient,
-  getDeps: () => Promise<JobDeps>,
-  spec: {
-    id: string;
-    name: string;
-    event: string;
-    body: JobBody;
-    /** The job table whose row each step tracks and onFailure marks dead. */
-    table: JobTable;
-    concurrencyKey: string;
-  },
-) {
+function createJobFunction(inngest: InngestClient, getDeps: () => Promise<JobDeps>, spec: JobKindSpec) {
   return inngest.createFunction(
     {
-      id: spec.id,
-      name: spec.name,
+      id: spec.functionId,
+      name: spec.functionName,
       retries: EXTRACTION_RETRIES,
       concurrency: [{ key: spec.concurrencyKey, limit: 1 }],
       triggers: [{ event: spec.event }],
@@ -70,48 +52,26 @@ function createJobFunction(
   );
 }
 
-export function createExtractionFunction(inngest: InngestClient, getDeps: () => Promise<JobDeps>) {
-  return createJobFunction(inngest, getDeps, {
-    id: 'memory-extraction',
-    name: 'Extract memories from a conversation',
-    event: EXTRACTION_REQUESTED,
-    body: runExtraction,
-    ...TENANT_ROWS,
-  });
-}
+/** One Inngest function per job kind, for /api/inngest. */
+export const createJobKindFunctions = (inngest: InngestClient, getDeps: () => Promise<JobDeps>) =>
+  Object.values(JOB_KINDS).map((spec) => createJobFunction(inngest, getDeps, spec));
 
-/** Corrections sent as retrieval feedback (`user_corrected`): the same function shape as extraction. */
-export function createCorrectionFunction(inngest: InngestClient, getDeps: () => Promise<JobDeps>) {
-  return createJobFunction(inngest, getDeps, {
-    id: CORRECTION_FUNCTION_ID,
-    name: 'Apply a user correction from retrieval feedback',
-    event: CORRECTION_REQUESTED,
-    body: runCorrection,
-    ...TENANT_ROWS,
-  });
-}
+export const createExtractionFunction = (inngest: InngestClient, getDeps: () => Promise<JobDeps>) =>
+  createJobFunction(inngest, getDeps, JOB_KINDS.extraction);
 
-/** Universal extraction (POST /v1/universal/memories/add): one running job per passport user. */
-export function createUniversalExtractionFunction(inngest: InngestClient, getDeps: () => Promise<JobDeps>) {
-  return createJobFunction(inngest, getDeps, {
-    id: UNIVERSAL_FUNCTION_ID,
-    name: 'Extract universal memories for a passport user',
-    event: UNIVERSAL_REQUESTED,
-    body: runUniversalExtraction,
-    table: 'universal_jobs',
-    concurrencyKey: 'event.data.passport_user_id',
-  });
-}
+export const createCorrectionFunction = (inngest: InngestClient, getDeps: () => Promise<JobDeps>) =>
+  createJobFunction(inngest, getDeps, JOB_KINDS.correction);
+
+export const createUniversalExtractionFunction = (inngest: InngestClient, getDeps: () => Promise<JobDeps>) =>
+  createJobFunction(inngest, getDeps, JOB_KINDS.universal);
 
 /**
  * The Inngest event of a job. Its id is the job's, so Inngest drops a second send of it (its event
  * deduplication): the job relay may send a job's event again without running the job twice.
  */
 export function jobInngestEvent(job: QueuedJob): { name: string; id: string; data: ExtractionEventData | UniversalEventData } {
-  if (job.kind === 'universal') {
-    return { name: UNIVERSAL_REQUESTED, id: `universal-${job.jobId}`, data: { job_id: job.jobId, passport_user_id: job.passportUserId } };
-  }
-  const name = job.kind === 'correction' ? CORRECTION_REQUESTED : EXTRACTION_REQUESTED;
+  const { event: name } = JOB_KINDS[job.kind];
+  if (job.kind === 'universal') return { name, id: `universal-${job.jobId}`, data: { job_id: job.jobId, passport_user_id: job.passportUserId } };
   return { name, id: `${job.kind}-${job.jobId}`, data: { job_id: job.jobId, tenant_id: job.tenantId, user_id: job.userId } };
 }
 

@@ -5,10 +5,7 @@
  */
 import { type FailureOutcome, type JobTable, claimNextJob, claimNextUniversalJob, extendLease, recordFailure, saveStepResult } from '@memory/core';
 import type { Db } from '@memory/db';
-import { runCorrection } from './correction';
-import { runExtraction } from './extraction';
-import type { JobBody } from './inngest';
-import { runUniversalExtraction } from './universal';
+import { type JobBody, jobBody } from './kinds';
 
 /** What the runner needs of a claimed row, whichever table it came from. */
 export interface ClaimedJob {
@@ -40,17 +37,14 @@ export const sourceRows = (source: JobSource) => ({
   ): Promise<FailureOutcome> => recordFailure(db, job, err, { ...opts, table: source.table }),
 });
 
-/** The function body for each `kind` of `extraction_jobs` (the same bodies Inngest runs). */
-const TENANT_BODIES: Record<string, JobBody> = { extraction: runExtraction, correction: runCorrection };
-
 /** `extraction_jobs`: extraction and correction jobs of tenants' end users. */
-export const TENANT_JOBS: JobSource = {
+const TENANT_JOBS: JobSource = {
   table: 'extraction_jobs',
   async claim(db, opts) {
     const job = await claimNextJob(db, opts);
     return job && { ...job, logFields: { tenant_id: job.tenantId } };
   },
-  body: (job) => TENANT_BODIES[job.kind],
+  body: (job) => jobBody('extraction_jobs', job.kind),
 };
 
 /** `universal_jobs`: the passport's universal extraction jobs. */
@@ -60,7 +54,7 @@ export const UNIVERSAL_JOBS: JobSource = {
     const job = await claimNextUniversalJob(db, opts);
     return job && { ...job, kind: 'universal', logFields: { passport_user_id: job.passportUserId } };
   },
-  body: () => runUniversalExtraction,
+  body: () => jobBody('universal_jobs', 'universal'),
 };
 
 export const ALL_JOB_SOURCES: readonly JobSource[] = [TENANT_JOBS, UNIVERSAL_JOBS];

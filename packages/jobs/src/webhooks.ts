@@ -35,10 +35,10 @@ export interface WebhookDeps {
 }
 
 /** Long enough for the request's timeout; a worker that dies mid-attempt leaves the delivery for another after it. */
-export const webhookLeaseSeconds = (settings: WebhookSettings) => Math.ceil(settings.timeoutMs / 1000) + 30;
+const webhookLeaseSeconds = (settings: WebhookSettings) => Math.ceil(settings.timeoutMs / 1000) + 30;
 
 /** One attempt of a delivery that is due; null when it is not claimable (finished, not due, or another worker has it). */
-export async function deliverOnce(deps: WebhookDeps, deliveryId: string): Promise<AttemptOutcome | null> {
+async function deliverOnce(deps: WebhookDeps, deliveryId: string): Promise<AttemptOutcome | null> {
   const [claimed] = await claimWebhookDeliveries(deps.db, { limit: 1, leaseSeconds: webhookLeaseSeconds(deps.settings), deliveryId });
   if (!claimed) return null;
   return attempt(deps, claimed);

@@ -1,4 +1,4 @@
-import { consoleOverview } from '@memory/core/console/overview';
+import { consoleOverview } from '@memory/core/tenants/overview';
 import { adminProcedure, router } from '../trpc';
 
 export const overviewRouter = router({

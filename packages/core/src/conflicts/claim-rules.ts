@@ -1,25 +1,9 @@
 /**
- * The claim grammar's rules over one third-person statement: the person it is about, negations and endings,
- * the ordered slot rules (residence, diet, employer, favourites, counts, schedules, …) and habits that stop.
- * claims.ts turns what they parse into a Claim.
+ * The statement rules of the claim grammar (claims.ts, docs/conflicts.md): the person a statement is about, and
+ * the slot, value and polarity its predicate states; the first rule that matches wins.
  */
-import { analyze } from '../retrieval/text';
-import {
-  ADVERB,
-  ATTRIBUTE_SLOTS,
-  KIN,
-  NAME,
-  NUM,
-  PLACE_NOUN,
-  RECURRING,
-  WEEKDAY,
-  WHEN,
-  keyOf,
-  normaliseSlot,
-  normaliseValue,
-  weekdays,
-} from './claim-slots';
-
+import { analyze } from '../text/terms';
+import { ADVERB, ATTRIBUTE_SLOTS, KIN, NAME, NUM, PLACE_NOUN, RECURRING, WEEKDAY, WHEN, keyOf, normaliseSlot, normaliseValue, weekdays } from './claim-words';
 
 interface Parsed {
   slot: string;
@@ -281,6 +265,3 @@ function matchRules(p: string): Parsed | null {
   }
   return null;
 }
-
-/** Where a statement's first clause ends: ", so …", ", but …", ", which …", " - …", "; …". */
-export const CLAUSE_BREAK = /,? (?:so|but|which|because|since|while|although|though|where|and the user|and now)\b|, | [-–—] |; /;

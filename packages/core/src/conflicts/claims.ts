@@ -8,13 +8,11 @@
  *
  * The slot grammar, its change language and its limits are documented in docs/conflicts.md. English only;
  * values are compared as written after normalisation ("NYC" and "New York" differ); a memory carries at
- * most one claim (the first rule that matches). The grammar lives beside this file: claim-slots.ts (shared
- * patterns, slots and their normalisation) and claim-rules.ts (the ordered rules over one statement).
+ * most one claim (the first rule that matches).
  */
-import { CLAUSE_BREAK, parsePredicate, possessiveClaim, splitPerson } from './claim-rules';
-import { ASIDE, CHANGE, CORRECTED_TAIL, LEADING_WHEN, isMultiValued, normaliseSlot, normaliseValue } from './claim-slots';
-
-export { isMultiValued, normaliseSlot, normaliseValue };
+import { ASIDE, CHANGE, CORRECTED_TAIL, LEADING_WHEN, isMultiValued, normaliseSlot, normaliseValue } from './claim-words';
+import { parsePredicate, possessiveClaim, splitPerson } from './claim-rules';
+export { isMultiValued, normaliseSlot, normaliseValue } from './claim-words';
 
 export interface Claim {
   /** Person and slot: `residence`, `favourite:drink`, `habit:smoke`, `mother/residence`. */
@@ -31,6 +29,9 @@ export interface Claim {
 
 /** How two claims relate: the same fact again, a contradiction, or compatible (different slots or a multi-valued slot). */
 export type ClaimRelation = 'same' | 'contradiction' | 'compatible';
+
+/** Where a statement's first clause ends: ", so …", ", but …", ", which …", " - …", "; …". */
+const CLAUSE_BREAK = /,? (?:so|but|which|because|since|while|although|though|where|and the user|and now)\b|, | [-–—] |; /;
 
 export function detectClaim(content: string): Claim | null {
   // Rules match the statement without its final period, without the asides an extractor appends and markdown

@@ -5,7 +5,7 @@
  */
 import { type Db, and, claimRevisions, endUsers, eq, inArray, memories, reviews, rows, sql } from '@memory/db';
 import type { ReviewStatus, SQL } from '@memory/db';
-import { recordAudit } from '../console/audit';
+import { recordAudit } from '../audit/audit';
 import { Errors } from '../errors';
 import { ledgerRow } from '../memories/ledger';
 import { MemoryWriter } from '../memories/writer';

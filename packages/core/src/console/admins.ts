@@ -35,7 +35,3 @@ export async function createAdminUser(db: Db, tenantId: string, email: string): 
   }
 }
 
-export async function findAdminByEmail(db: Db, email: string) {
-  const [row] = await db.select().from(adminUsers).where(eq(adminUsers.email, normalizeEmail(email))).limit(1);
-  return row ?? null;
-}

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Audience, type Db, adminUsers, and, desc, eq, gt, isNull, otpCodes, rows, sql } from '@memory/db';
 import { ApiError } from '../errors';
-import { recordAudit } from './audit';
+import { recordAudit } from '../audit/audit';
 import type { Mailer } from './mailer';
 import {
   ADMIN_AUDIENCE,
@@ -28,7 +28,7 @@ export const rateLimited = (retryAfterSeconds: number) =>
   });
 
 /** One message for every failed verification: wrong, expired, used, locked or unknown address. */
-export const invalidCode = () =>
+const invalidCode = () =>
   new ApiError(401, 'unauthorized', 'The code is not valid. Check it, or request a new code (codes last 10 minutes and allow 5 tries).');
 
 interface CountRow {

@@ -12,7 +12,7 @@
 import { type Db, rows, sql } from '@memory/db';
 import { Errors } from '../errors';
 import type { ProfileEntry, StudentProfile, StudentProfileField } from '../schemas/domains';
-import type { DomainSection } from '../retrieval/domain-section';
+import { type DomainSection, registerDomainSection } from '../retrieval/domain-section';
 import { findUser } from '../users';
 import { tenantDomainSchema } from './settings';
 
@@ -155,7 +155,7 @@ export function buildStudentProfile(
 }
 
 /** The user's active memories with what the profile needs. */
-export async function loadProfileMemories(db: Db, tenantId: string, userId: string): Promise<ProfileMemory[]> {
+async function loadProfileMemories(db: Db, tenantId: string, userId: string): Promise<ProfileMemory[]> {
   return rows<ProfileMemory>(
     db,
     sql`SELECT id, content, source_event_id, created_at FROM memories
@@ -176,7 +176,7 @@ export async function getStudentProfile(db: Db, tenantId: string, externalUserId
   return buildStudentProfile(externalUserId, await loadProfileMemories(db, tenantId, user.id), now);
 }
 
-export const edtechNotEnabled = (schema: string) =>
+const edtechNotEnabled = (schema: string) =>
   Errors.conflict(
     `The EdTech schema is not enabled for this tenant (its domain schema is \`${schema}\`). ` +
       'Enable it with PATCH /v1/tenant/domain-schema {"domain_schema":"edtech"}.',
@@ -205,3 +205,7 @@ export function learnerSection(profile: StudentProfile): DomainSection {
   });
   return { heading: 'Learner profile:', element: 'learner_profile', lines };
 }
+
+registerDomainSection('edtech', {
+  build: (externalUserId, rows, now) => learnerSection(buildStudentProfile(externalUserId, rows, now)),
+});

@@ -5,7 +5,7 @@
  * forth loses nothing.
  */
 import { type Db, eq, tenants } from '@memory/db';
-import { withAudit } from '../console/audit';
+import { withAudit } from '../audit/audit';
 import type { Principal } from '../tenants/tenants';
 import { Errors } from '../errors';
 import {

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Db, passages } from '@memory/db';
 import type { ConversationMessage } from '../messages';
-import { type StoredAnalysis, analyseForIndex } from '../retrieval/analysis';
+import { type StoredAnalysis, analyseForIndex } from '../text/analysis';
 import { type PassageDraft, splitPassages } from './passages';
 
 export interface PassageSource {

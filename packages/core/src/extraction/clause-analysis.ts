@@ -4,7 +4,7 @@
  * the third-person rewrite in the speaker's voice ("I'm a vegetarian" → "The user is a vegetarian."),
  * category, importance and confidence (classify.ts). Used by builtin.ts for every clause.
  */
-import { isSupportReport } from '../domains/support-patterns';
+import { isSupportReport } from './support-patterns';
 import type { MemoryCategory } from '../categories';
 import {
   ADDRESSES_ASSISTANT,

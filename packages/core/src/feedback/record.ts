@@ -29,7 +29,7 @@ import {
   withIdempotency,
 } from '../ingestion/idempotency';
 import { redactSecrets } from '../secrets';
-import { CORRECTION_QUEUE, type JobQueue, type QueuedJob } from '../jobs/queue';
+import { CORRECTION_QUEUE, type CorrectionContext, type JobQueue, type QueuedJob } from '../jobs/queue';
 import { type FeedbackEffect, applyFeedbackEffect, feedbackEffect, isNoEffect } from '../lifecycle/feedback-effects';
 import { writeMemoryScores } from '../lifecycle/write';
 import type { ActivityRecorder } from '../retrieval/activity';
@@ -52,17 +52,6 @@ export interface FeedbackDeps {
   queue: JobQueue;
   /** This process's retrieval recorder: flushed first, so feedback right after a retrieve finds it. */
   activity: ActivityRecorder;
-}
-
-/** What a correction job needs to know about its feedback (kept in the job's extraction_metadata). */
-export interface CorrectionContext {
-  kind: 'correction';
-  retrieval_feedback_id: string;
-  retrieval_id: string;
-  /** The memories the feedback is about: the named ones, else all the retrieval returned. */
-  target_memory_ids: string[];
-  /** Only the memories the agent named in used_memory_ids. */
-  named_memory_ids: string[];
 }
 
 export async function recordRetrievalFeedback(

@@ -14,15 +14,15 @@ import { type Db, and, eq, extractionJobs, inArray, memories, ne, sourceEvents, 
 import { type Claim, claimOfMemory, relateClaims, slotWords, storedClaim } from '../conflicts/claims';
 import { reinforcedScores } from '../conflicts/plan';
 import type { ExtractedMemory, ExtractionResult } from '../extraction/types';
-import type { CorrectionContext } from '../feedback/record';
+import type { CorrectionContext } from './queue';
 import { memoryFingerprint } from '../memories/fingerprint';
 import { type LedgerSubject, ledgerRow } from '../memories/ledger';
-import { analyze } from '../retrieval/text';
+import { analyze } from '../text/terms';
 import { type ExtractionInputSnapshot, PermanentJobError, loadExtractionInput } from './extraction-pipeline';
 import { jobEvent } from '../webhooks/memory-events';
 import { MemoryWriter } from '../memories/writer';
 import { completeJob } from './repository';
-import { analyseForIndex } from '../retrieval/analysis';
+import { analyseForIndex } from '../text/analysis';
 
 export interface CorrectionSummary {
   status: 'completed' | 'processed';

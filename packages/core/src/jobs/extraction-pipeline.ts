@@ -30,7 +30,7 @@ import type { ExtractedMemory, ExtractionResult } from '../extraction/types';
 import type { ConversationMessage } from '../messages';
 import { memoryFingerprint } from '../memories/fingerprint';
 import { storeAnalysedPassages } from '../evidence/store';
-import type { StoredAnalysis } from '../retrieval/analysis';
+import type { StoredAnalysis } from '../text/analysis';
 import { jobEvent } from '../webhooks/memory-events';
 import { ledgerRow } from '../memories/ledger';
 import { MemoryWriter } from '../memories/writer';

@@ -10,7 +10,7 @@ import { type PassageDraft, splitPassages } from '../evidence/passages';
 import { type Composition, composeMemories } from '../extraction/compose';
 import type { ExtractionResult } from '../extraction/types';
 import type { ConversationMessage } from '../messages';
-import { type StoredAnalysis, analyseForIndex } from '../retrieval/analysis';
+import { type StoredAnalysis, analyseForIndex } from '../text/analysis';
 
 export interface PreparedStore {
   /** Per memory of the result, in order. */

@@ -26,3 +26,14 @@ export interface JobQueue {
 export const EXTRACTION_QUEUE = 'memory-extraction';
 /** The `queue_name` of correction jobs (docs/lifecycle.md, "Corrections"). */
 export const CORRECTION_QUEUE = 'memory-correction';
+
+/** What a correction job needs to know about its feedback (kept in the job's extraction_metadata). */
+export interface CorrectionContext {
+  kind: 'correction';
+  retrieval_feedback_id: string;
+  retrieval_id: string;
+  /** The memories the feedback is about: the named ones, else all the retrieval returned. */
+  target_memory_ids: string[];
+  /** Only the memories the agent named in used_memory_ids. */
+  named_memory_ids: string[];
+}

@@ -10,9 +10,10 @@ import { type TokenUsage, addTokenUsage } from '../llm/openai-compatible';
 import { describeError } from '../logger';
 import { jobEvent, recordMemoryWebhookEvents } from '../webhooks/memory-events';
 import type { ExtractionJobView } from '../schemas/memories';
+import { type JobRow, toJobView } from '../memories/job-view';
 import type { QueuedJob } from './queue';
 
-export type JobRow = typeof extractionJobs.$inferSelect;
+export type { JobRow };
 
 export async function getJobView(db: Db, tenantId: string, jobId: string): Promise<ExtractionJobView | null> {
   const [row] = await db
@@ -22,42 +23,6 @@ export async function getJobView(db: Db, tenantId: string, jobId: string): Promi
     .where(and(eq(extractionJobs.tenantId, tenantId), eq(extractionJobs.id, jobId)))
     .limit(1);
   return row ? toJobView(row.job, row.externalUserId) : null;
-}
-
-const emptyCompositional = {
-  compositional_pass_attempted: false,
-  compositional_pass_used: false,
-  compositional_entities: 0,
-  compositional_relationships: 0,
-  compositional_error: null,
-};
-
-export function toJobView(job: JobRow, externalUserId: string): ExtractionJobView {
-  return {
-    job_id: job.id,
-    status: job.status as ExtractionJobView['status'],
-    memories_created: job.memoriesCreated,
-    pending_candidates_buffered: job.pendingCandidatesBuffered,
-    pending_candidates_promoted: job.pendingCandidatesPromoted,
-    attempts: job.attempts,
-    queue_name: job.queueName,
-    error: job.error,
-    error_summary: job.errorSummary,
-    extraction_metadata: { ...emptyCompositional, ...(job.extractionMetadata as Record<string, unknown>) },
-    provider: job.provider,
-    token_usage: tokenUsageView(job.tokenUsage),
-    external_user_id: externalUserId,
-    source_event_id: job.sourceEventId,
-    created_at: job.createdAt.toISOString(),
-    updated_at: job.updatedAt.toISOString(),
-    finished_at: job.finishedAt ? job.finishedAt.toISOString() : null,
-  };
-}
-
-/** The job row keeps `{}` until a model is called; the API says null then. */
-function tokenUsageView(stored: unknown): TokenUsage | null {
-  const u = stored as Partial<TokenUsage> | null;
-  return u && typeof u.calls === 'number' && u.calls > 0 ? addTokenUsage(u, null) : null;
 }
 
 /** The tokens a job's earlier, failed attempts spent (`{}` in the row reads as zero). */

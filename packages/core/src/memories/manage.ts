@@ -3,7 +3,7 @@ import { type Db, and, claimRevisions, eq, extractionJobs, memories, retrievalFe
 import type { MemoryStatus, SQL } from '@memory/db';
 import { Errors } from '../errors';
 import { decodeCursor, keysetPage } from '../pagination';
-import { toJobView } from '../jobs/repository';
+import { toJobView } from './job-view';
 import type { MemoryRecord } from '../schemas/memories';
 import type { Principal } from '../tenants/tenants';
 import { findUser } from '../users';

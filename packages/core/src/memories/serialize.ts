@@ -37,8 +37,9 @@ export interface MemoryWithSourceRow extends SourceEventColumns {
   se_evidence: unknown;
 }
 
-export const iso = (v: Date | string | null | undefined): string | null =>
-  v == null ? null : (v instanceof Date ? v : new Date(v)).toISOString();
+import { iso } from '../timestamps';
+
+export { iso };
 
 /**
  * Provenance as the spec describes it; every field only when known, so legacy rows with partial

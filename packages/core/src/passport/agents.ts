@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { MemoryCategory } from '../categories';
 import { KEY_PREFIXES, generateKey, sha256Hex } from '../crypto';
 import { Errors } from '../errors';
+import { decodeOpaque, encodeOpaque } from '../pagination';
 import type { createGlobalAgentRequest, globalAgentCreated, globalAgentPublic } from '../schemas/passport';
 import type { Principal } from '../tenants/tenants';
 
@@ -112,19 +113,12 @@ export async function listDirectory(db: Db, opts: { limit: number; cursor?: stri
   return {
     items: found.slice(0, opts.limit).map(toPublicAgent),
     limit: opts.limit,
-    next_cursor: more ? Buffer.from(JSON.stringify({ o: offset + opts.limit })).toString('base64url') : null,
+    next_cursor: more ? encodeOpaque({ o: offset + opts.limit }) : null,
   };
 }
 
-function decodeOffset(cursor: string): number {
-  try {
-    const o = (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { o?: unknown }).o;
-    if (typeof o === 'number' && Number.isInteger(o) && o >= 0 && o <= 1_000_000) return o;
-  } catch {
-    // fall through
-  }
-  throw Errors.validation([{ path: 'cursor', message: 'is not a cursor returned by this endpoint' }]);
-}
+const decodeOffset = (cursor: string): number =>
+  decodeOpaque<{ o: number }>(cursor, ({ o }) => typeof o === 'number' && Number.isInteger(o) && o >= 0 && o <= 1_000_000).o;
 
 export interface AgentAuth {
   id: string;

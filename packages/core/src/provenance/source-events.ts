@@ -1,7 +1,7 @@
 /** GET /v1/tenant/source-events: what each writer sent, with hashes, evidence, scope and the linked job. */
 import { type Db, rows, sql } from '@memory/db';
 import type { SQL } from '@memory/db';
-import { iso } from '../memories/serialize';
+import { iso } from '../timestamps';
 import { decodeCursor, keysetPage } from '../pagination';
 import type { Principal } from '../tenants/tenants';
 

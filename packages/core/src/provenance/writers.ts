@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { Errors } from '../errors';
 import type { createServiceWriterRequest, serviceWriterView } from '../schemas/provenance';
 import type { Principal, TenantAuth } from '../tenants/tenants';
-import { withAudit } from '../console/audit';
+import { withAudit } from '../audit/audit';
 
 type CreateWriter = z.output<typeof createServiceWriterRequest>;
 type WriterView = z.output<typeof serviceWriterView>;

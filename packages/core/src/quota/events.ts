@@ -1,6 +1,6 @@
 /** The one place a quota-mode change is announced (docs/quotas.md, Mode changes): the audit log and the `quota.mode_changed` webhook. */
 import type { Db } from '@memory/db';
-import { recordAudit } from '../console/audit';
+import { recordAudit } from '../audit/audit';
 import { recordWebhookEvent } from '../webhooks/outbox';
 import type { QuotaMode } from '../schemas/memories';
 

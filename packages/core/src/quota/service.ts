@@ -30,7 +30,7 @@ export function createQuotaDeps(db: Db, config: Pick<AppConfig, 'quota'>): Quota
 }
 
 /** 429 `rate_limited` with `Retry-After`, `RateLimit` and `RateLimit-Policy`. */
-export const rateLimitedError = (d: RateLimitDecision) =>
+const rateLimitedError = (d: RateLimitDecision) =>
   new ApiError(429, 'rate_limited', `Too many writes. Try again in ${d.retryAfterSeconds} seconds.`, {
     headers: rateLimitHeaders(d),
     fields: { retry_after_seconds: d.retryAfterSeconds },

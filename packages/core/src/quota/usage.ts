@@ -7,12 +7,12 @@
  * reads, so one process is exact; several processes see each other's counts at most one flush late.
  */
 import { type Db, rows, sql } from '@memory/db';
-import { recordAudit } from '../console/audit';
+import { recordAudit } from '../audit/audit';
 import { Errors } from '../errors';
 import type { QuotaMode } from '../schemas/memories';
+import { WriteBehind } from '../write-behind';
 import { onQuotaModeChanged } from './events';
 import {
-  BUDGET_UNITS,
   type BudgetUnit,
   type EffectivePlan,
   type PlanId,
@@ -51,85 +51,75 @@ interface Pending {
   usage: Usage;
 }
 
-/** The counts of one process not yet written, per (tenant, period) and (tenant, day); see the module comment. */
+/**
+ * The counts of one process not yet written, per (tenant, period) and (tenant, day), in the write-behind buffer
+ * (write-behind.ts) under keys `period|<tenant>|<start>` and `day|<tenant>|<day>`; see the module comment.
+ * A failed write keeps its counts for the next flush.
+ */
 class UsageBuffer {
-  private periods = new Map<string, Pending>();
-  private days = new Map<string, Pending>();
-  /** What the running flush is writing: still counted until it has committed. */
-  private writing: { periods: Map<string, Pending>; days: Map<string, Pending> } = { periods: new Map(), days: new Map() };
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private running: Promise<void> = Promise.resolve();
-  /** Bumped whenever a flush takes the collected counts, so a reader can tell its database read raced one. */
-  generation = 0;
+  private readonly buffer: WriteBehind<Pending>;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.buffer = new WriteBehind<Pending>({
+      flushMs: USAGE_FLUSH_MS,
+      retryMs: USAGE_FLUSH_MS * 5,
+      unrefTimer: true,
+      merge: (older, newer) => ({ ...newer, usage: plus(older.usage, newer.usage) }),
+      write: (batch) => this.write(batch),
+    });
+  }
+
+  /** Bumped whenever a flush takes the collected counts, so a reader can tell its database read raced one. */
+  get generation(): number {
+    return this.buffer.generation;
+  }
 
   record(tenantId: string, periodStart: string, day: string, usage: Usage) {
-    for (const [map, at] of [[this.periods, periodStart], [this.days, day]] as const) {
-      const key = `${tenantId}|${at}`;
-      const p = map.get(key);
-      map.set(key, { tenantId, at, usage: p ? plus(p.usage, usage) : usage });
-    }
-    this.timer ??= setTimeout(() => void this.flush(), USAGE_FLUSH_MS);
-    this.timer.unref?.();
+    this.buffer.add(`period|${tenantId}|${periodStart}`, { tenantId, at: periodStart, usage });
+    this.buffer.add(`day|${tenantId}|${day}`, { tenantId, at: day, usage });
   }
 
   /** Not yet written for the tenant's period. */
   unwritten(tenantId: string, periodStart: string): Usage {
-    const key = `${tenantId}|${periodStart}`;
-    return plus(this.periods.get(key)?.usage ?? ZERO, this.writing.periods.get(key)?.usage ?? ZERO);
+    return this.buffer.unwrittenOf(`period|${tenantId}|${periodStart}`).reduce((sum, p) => plus(sum, p.usage), ZERO);
   }
 
   /** Not yet written per UTC day of the tenant. */
   unwrittenDays(tenantId: string): Map<string, Usage> {
     const out = new Map<string, Usage>();
-    for (const map of [this.days, this.writing.days]) {
-      for (const p of map.values()) if (p.tenantId === tenantId) out.set(p.at, plus(out.get(p.at) ?? ZERO, p.usage));
+    for (const [key, p] of this.buffer.unwritten()) {
+      if (key.startsWith('day|') && p.tenantId === tenantId) out.set(p.at, plus(out.get(p.at) ?? ZERO, p.usage));
     }
     return out;
   }
 
   /** Resolves when no flush is running. */
   settled(): Promise<void> {
-    return this.running;
+    return this.buffer.settled();
   }
 
   /** Writes what was collected (one flush at a time); resolves when it is committed. */
   flush(): Promise<void> {
-    this.running = this.running.then(async () => {
-      this.timer = null;
-      if (this.periods.size === 0 && this.days.size === 0) return;
-      this.generation++;
-      this.writing = { periods: this.periods, days: this.days };
-      this.periods = new Map();
-      this.days = new Map();
-      try {
-        for (const p of this.writing.periods.values()) {
-          await this.db.execute(sql`
-            INSERT INTO tenant_usage AS u (tenant_id, period_start, add_calls, retrieve_calls, updated_at)
-            VALUES (${p.tenantId}, ${p.at}::timestamptz, ${p.usage.add_calls}, ${p.usage.retrieve_calls}, now())
-            ON CONFLICT (tenant_id, period_start) DO UPDATE SET
-              add_calls = u.add_calls + excluded.add_calls, retrieve_calls = u.retrieve_calls + excluded.retrieve_calls,
-              updated_at = excluded.updated_at`);
-        }
-        for (const p of this.writing.days.values()) {
-          await this.db.execute(sql`
-            INSERT INTO tenant_usage_daily AS d (tenant_id, day, add_calls, retrieve_calls)
-            VALUES (${p.tenantId}, ${p.at}, ${p.usage.add_calls}, ${p.usage.retrieve_calls})
-            ON CONFLICT (tenant_id, day) DO UPDATE SET
-              add_calls = d.add_calls + excluded.add_calls, retrieve_calls = d.retrieve_calls + excluded.retrieve_calls`);
-        }
-      } catch {
-        // Not written (the database is away or closing): keep the counts for the next flush.
-        for (const [key, p] of this.writing.periods) this.periods.set(key, { ...p, usage: plus(p.usage, this.periods.get(key)?.usage ?? ZERO) });
-        for (const [key, p] of this.writing.days) this.days.set(key, { ...p, usage: plus(p.usage, this.days.get(key)?.usage ?? ZERO) });
-        this.timer ??= setTimeout(() => void this.flush(), USAGE_FLUSH_MS * 5);
-        this.timer.unref?.();
-      } finally {
-        this.writing = { periods: new Map(), days: new Map() };
-      }
-    });
-    return this.running;
+    return this.buffer.flush();
+  }
+
+  private async write(batch: ReadonlyMap<string, Pending>): Promise<void> {
+    const entries = [...batch];
+    for (const [, p] of entries.filter(([key]) => key.startsWith('period|'))) {
+      await this.db.execute(sql`
+        INSERT INTO tenant_usage AS u (tenant_id, period_start, add_calls, retrieve_calls, updated_at)
+        VALUES (${p.tenantId}, ${p.at}::timestamptz, ${p.usage.add_calls}, ${p.usage.retrieve_calls}, now())
+        ON CONFLICT (tenant_id, period_start) DO UPDATE SET
+          add_calls = u.add_calls + excluded.add_calls, retrieve_calls = u.retrieve_calls + excluded.retrieve_calls,
+          updated_at = excluded.updated_at`);
+    }
+    for (const [, p] of entries.filter(([key]) => key.startsWith('day|'))) {
+      await this.db.execute(sql`
+        INSERT INTO tenant_usage_daily AS d (tenant_id, day, add_calls, retrieve_calls)
+        VALUES (${p.tenantId}, ${p.at}, ${p.usage.add_calls}, ${p.usage.retrieve_calls})
+        ON CONFLICT (tenant_id, day) DO UPDATE SET
+          add_calls = d.add_calls + excluded.add_calls, retrieve_calls = d.retrieve_calls + excluded.retrieve_calls`);
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { OFFLINE_VECTOR_MODEL, analyseForIndex, decodeVector, encodeVector, serializeTerms } from './analysis';
+import { OFFLINE_VECTOR_MODEL, analyseForIndex, decodeVector, encodeVector, serializeTerms } from '../text/analysis';
 import { bm25Scores, buildIndex, postingsOf } from './score';
-import { cosine, wordVectors } from './word-vectors';
+import { cosine, wordVectors } from '../text/word-vectors';
 
 describe('stored terms', () => {
   it('rank exactly as analysing the text does: the same BM25 with term frequencies from repeated stems', () => {

@@ -15,6 +15,8 @@
  * (lowest priority last in `lines`), never cut. The memories get the rest, and the combined text is measured
  * again: `context_token_count` is always the exact count of the returned text and never exceeds the budget.
  */
+import type { Db } from '@memory/db';
+import type { RankableRow } from './hot-tier';
 import { escapeXml, type ContextFormat, type RenderedContext } from './render';
 import { countTokens } from './tokens';
 
@@ -34,6 +36,26 @@ export interface DomainSection {
   /** In priority order: the first lines are kept longest. */
   lines: SectionLine[];
 }
+
+/**
+ * How a domain schema adds its section to retrieve (retrieve rule 6). Each domain module registers its own
+ * (domains/edtech.ts, domains/support.ts), so retrieval names no domain: a new schema registers one more.
+ */
+export interface DomainSectionSource<Extra = unknown> {
+  /** What the section reads beside the user's memories, fetched in parallel with them (null when absent). */
+  load?: (db: Db, tenantId: string, userId: string) => Promise<Extra>;
+  /** The section from the user's whole active set (not only the ranked memories), whatever the query. */
+  build: (externalUserId: string, rows: readonly RankableRow[], now: Date, extra: Extra | null) => DomainSection | null;
+}
+
+const sources = new Map<string, DomainSectionSource>();
+
+export function registerDomainSection<Extra>(schema: string, source: DomainSectionSource<Extra>): void {
+  sources.set(schema, source as DomainSectionSource);
+}
+
+/** The registered section of a tenant's domain schema; none for `none` or a schema without a section. */
+export const domainSectionSource = (schema: string): DomainSectionSource | null => sources.get(schema) ?? null;
 
 /** The largest part of the budget the section may take; the memories always keep the rest. */
 export const SECTION_SHARE = 0.4;
@@ -62,7 +84,7 @@ export function renderSection(section: DomainSection, format: ContextFormat, k: 
 }
 
 /** The memory block and the section as one text. */
-export function joinBlocks(memoryText: string, sectionText: string, format: ContextFormat): string {
+function joinBlocks(memoryText: string, sectionText: string, format: ContextFormat): string {
   if (!sectionText) return memoryText;
   if (format === 'json') return memoryText ? `${memoryText.slice(0, -1)},${sectionText}}` : `{${sectionText}}`;
   return memoryText ? `${memoryText}\n\n${sectionText}` : sectionText;

@@ -6,10 +6,10 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { MemoryWithSourceRow, SourceEventColumns } from '../memories/serialize';
-import { OFFLINE_VECTOR_MODEL } from './analysis';
+import { OFFLINE_VECTOR_MODEL } from '../text/analysis';
 import { type CandidateIndex, PASSAGE_CATEGORY, type PrecomputedAnalysis, buildIndex } from './score';
-import { analyze } from './text';
-import { wordVectors } from './word-vectors';
+import { analyze } from '../text/terms';
+import { wordVectors } from '../text/word-vectors';
 import { type PassagePrompt, promptOf } from '../evidence/passages';
 
 /** A memory as retrieval loads it: the row with its source, plus the ranking inputs. */

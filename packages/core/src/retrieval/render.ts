@@ -66,8 +66,6 @@ export type ContextFormat = 'bullets' | 'json' | 'xml';
 
 export const CONTEXT_FORMATS: readonly ContextFormat[] = ['bullets', 'json', 'xml'];
 
-export const DEFAULT_CONTEXT_FORMAT: ContextFormat = 'bullets';
-
 export interface RenderableMemory {
   id: string;
   content: string;

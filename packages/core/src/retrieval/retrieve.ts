@@ -15,9 +15,7 @@ import { openQuestion } from '../conflicts/reviews';
 import { ActivityRecorder } from './activity';
 import { type PassagePrompt, passageText } from '../evidence/passages';
 import { HotTier, type HotUserSet, type PassageRow, type RankableRow } from './hot-tier';
-import { buildStudentProfile, learnerSection } from '../domains/edtech';
-import { type SupportEvent, buildCustomerProfile, customerSection, loadSupportEvents } from '../domains/support';
-import { type DomainSection, renderWithSection } from './domain-section';
+import { type DomainSection, domainSectionSource, renderWithSection } from './domain-section';
 import { type ContextFormat, renderContext, renderSnippet } from './render';
 import { PASSAGE_CATEGORY, RELEVANCE_FLOOR, type RankFilters, rankLayers } from './score';
 import { LOCAL_ENCODER_MODEL } from '../embeddings/local-encoder';
@@ -188,7 +186,7 @@ async function loadUserSet(db: Db, tenantId: string, userId: string, withEmbeddi
 }
 
 /** Provenance of a passage: its source event, and the message it is part of (after the prompt it quotes whole). */
-export function passageProvenance(p: PassageRow, prompt: PassagePrompt | null = null): Record<string, unknown> {
+function passageProvenance(p: PassageRow, prompt: PassagePrompt | null = null): Record<string, unknown> {
   return sourceProvenance(p, prompt?.whole ? [prompt.messageIndex, p.message_index] : [p.message_index], p.job_id) ?? {};
 }
 
@@ -313,26 +311,6 @@ export function rankAndRender(
   return { ranked, memoryIndices, data: items.map((x) => x.result), rendered };
 }
 
-/**
- * Retrieve rule 6: the tenant's domain schema adds its section to `system_prompt_addition`. EdTech: the
- * learner profile built from the user's whole active set (not only the ranked memories), so the section
- * says what is known about the learner whatever the query.
- */
-export function domainSection(
-  schema: string,
-  externalUserId: string,
-  rows: readonly RankableRow[],
-  now: Date,
-  supportEvents: readonly SupportEvent[] | null = null,
-): DomainSection | null {
-  if (schema === 'edtech') return learnerSection(buildStudentProfile(externalUserId, rows, now));
-  if (schema === 'customer_support') return customerSection(buildCustomerProfile(externalUserId, rows, supportEvents ?? [], now));
-  return null;
-}
-
-/** Customer Support reads the user's latest source events (sentiment, channel, ticket) beside the memories. */
-export const RETRIEVE_SUPPORT_EVENTS = 200;
-
 export async function retrieveMemories(
   deps: RetrievalDeps,
   auth: Principal,
@@ -354,7 +332,9 @@ export async function retrieveMemories(
   const base: RetrieveResponse = { ...emptyRetrieveResponse(opts.requestId, now), ...quotaFields(after), is_degraded: degraded };
   if (!user) return base;
 
-  const [{ set, hit: fromHotTier }, embedded, supportEvents] = await Promise.all([
+  // Retrieve rule 6: the tenant's domain schema adds its section to `system_prompt_addition`.
+  const section = domainSectionSource(user.domainSchema);
+  const [{ set, hit: fromHotTier }, embedded, sectionExtra] = await Promise.all([
     deps.hotTier.getOrLoad(user.id, user.memoryVersion, async () => {
       const loaded = await loadUserSet(deps.db, auth.tenantId, user.id, Boolean(deps.embeddings));
       // memories the job could not give a vector of the configured model get one now, off this request
@@ -362,7 +342,7 @@ export async function retrieveMemories(
       return loaded;
     }),
     degraded ? { vector: null, degraded: true } : embedQuery(deps, req.query),
-    user.domainSchema === 'customer_support' ? loadSupportEvents(deps.db, auth.tenantId, user.id, RETRIEVE_SUPPORT_EVENTS) : null,
+    section?.load ? section.load(deps.db, auth.tenantId, user.id) : null,
   ]);
 
   const { memoryIndices, data, rendered } = rankAndRender(
@@ -376,7 +356,7 @@ export async function retrieveMemories(
     embedded.vector,
     now,
     (row) => ({ source_event_id: row.source_event_id, provenance: toProvenance(row) }),
-    domainSection(user.domainSchema, req.external_user_id, set.rows, now, supportEvents),
+    section ? section.build(req.external_user_id, set.rows, now, sectionExtra) : null,
   );
 
   const retrievalId = randomUUID();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type LayeredRanked, PASSAGE_CATEGORY, RANKING, answerPattern, buildIndex, orderUpdates, rankCandidates, rankLayers, timelineNow, valuesOf } from './score';
-import { type WordVectors, wordVectors } from './word-vectors';
-import { analyze } from './text';
+import { type WordVectors, wordVectors } from '../text/word-vectors';
+import { analyze } from '../text/terms';
 
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 const day = 86_400_000;

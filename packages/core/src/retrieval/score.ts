@@ -23,60 +23,27 @@
  * matches; they never make an unrelated item match, so an unrelated query returns nothing. A general query
  * ("what do you know about the user?") matches every memory (isGeneralQuery).
  */
-import { analyze, contentWords, termFrequencies } from './text';
-import { type WordVectors, cosine, wordVectors } from './word-vectors';
+import { analyze, contentWords } from '../text/terms';
+import { type WordVectors, cosine } from '../text/word-vectors';
+import { type CandidateIndex, type LayeredRanked, type Ranked, bm25Scores } from './candidate-index';
+import { nearDuplicate } from './near-duplicates';
+import { orderUpdates } from './updates';
+import { MEMORY_WEIGHTS, PASSAGE_WEIGHTS, RANKING, type LayerWeights } from './weights';
 
-export interface LayerWeights {
-  lexicalWeight: number;
-  semanticWeight: number;
-  importanceWeight: number;
-  recencyWeight: number;
-  entityWeight: number;
-  feedbackWeight: number;
-  /** Added to every matching item of the layer. */
-  bias: number;
-  /** s / (s + saturation) maps an unbounded BM25 score into [0, 1). */
-  lexicalSaturation: number;
-}
-
-export const MEMORY_WEIGHTS: LayerWeights = {
-  lexicalWeight: 0.5,
-  semanticWeight: 0.25,
-  importanceWeight: 0.1,
-  recencyWeight: 0.05,
-  entityWeight: 0.05,
-  feedbackWeight: 0.05,
-  bias: 0,
-  lexicalSaturation: 2,
-};
-
-export const PASSAGE_WEIGHTS: LayerWeights = {
-  lexicalWeight: 0.5,
-  semanticWeight: 0.25,
-  // a passage's importance is 0, or -1 when a claim taken from its message was superseded: it then ranks below
-  // the current value that replaced it, but still near it as dated history (docs/evidence-layer.md)
-  importanceWeight: 0.05,
-  recencyWeight: 0.05,
-  entityWeight: 0.05,
-  feedbackWeight: 0,
-  bias: 0.1,
-  lexicalSaturation: 4,
-};
-
-export const RANKING = {
-  ...MEMORY_WEIGHTS,
-  /** BM25 parameters. */
-  k1: 1.2,
-  b: 0.75,
-  recencyHalfLifeDays: 90,
-  /** Added to an item that holds the kind of value the question asks for (`answerPattern`). */
-  answerKindWeight: 0.03,
-  /**
-   * How much more relevant an earlier-said item about the same thing may be and still rank below a later one,
-   * for a question about the current state (`orderUpdates`).
-   */
-  updateMargin: 0.1,
-} as const;
+export { type LayerWeights, MEMORY_WEIGHTS, PASSAGE_WEIGHTS, RANKING } from './weights';
+export {
+  type CandidateIndex,
+  type IndexedMemory,
+  type LayeredRanked,
+  type PrecomputedAnalysis,
+  type Ranked,
+  bm25Scores,
+  bm25Top,
+  buildIndex,
+  postingsOf,
+} from './candidate-index';
+export { NEAR_DUPLICATE, nearDuplicate, valuesOf } from './near-duplicates';
+export { orderUpdates } from './updates';
 
 const stemsOf = (words: string) => [...new Set(analyze(words))].join('|');
 const NUMBER_STEMS = stemsOf('one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred thousand million dozen half');
@@ -119,161 +86,8 @@ const GENERAL_WORDS = new Set(
   'know knows known tell anything everything something info information details detail profile remember remembered summary summarize summarise background context facts fact memory memories please'.split(' '),
 );
 
-export function isGeneralQuery(query: string): boolean {
+function isGeneralQuery(query: string): boolean {
   return contentWords(query).every((w) => GENERAL_WORDS.has(w));
-}
-
-export interface IndexedMemory {
-  id: string;
-  category: string;
-  importance: number;
-  agentId: string | null;
-  createdAt: number;
-  /** When it was said (the source event's observed_at, ms); recency counts from it. Defaults to createdAt. */
-  observedAt?: number;
-  /** Net retrieval feedback (memories.feedback_score). */
-  feedbackScore?: number;
-  /** Lower-cased names of the entities the memory is linked to. */
-  entities?: string[];
-  /** The configured embeddings model's vector, when there is one. */
-  embedding?: Float32Array | null;
-  /** Offline sentence vector: stored with the item, else computed when the index is built. */
-  vector: Float32Array | null;
-  /** The source event the item came from and the message indices it cites (passages: exactly one). */
-  sourceEventId?: string | null;
-  messages?: readonly number[] | null;
-  /** The item's stems in order, space-separated (as stored, analysis.ts). */
-  terms: string;
-  /** Number of stems. */
-  length: number;
-}
-
-export interface CandidateIndex {
-  memories: IndexedMemory[];
-  /**
-   * Every item's stems in one string, one line per item (item i's line starts at `offsets[i]`). A term's
-   * postings are found by scanning it the first time a query asks for the term (`postingsOf`), so building
-   * an index costs one join, not a map operation per stem: loading a user that is not in the hot tier is
-   * mostly this build.
-   */
-  text: string;
-  offsets: Int32Array;
-  /**
-   * term -> the index of the item for every occurrence of the term, ascending (an item holding the term
-   * three times is listed three times in a row: the run length is the term frequency); filled on demand.
-   */
-  postings: Map<string, number[]>;
-  avgLength: number;
-  vectors: WordVectors | null;
-  /**
-   * Column copies of what every query reads for every memory, so the scoring loop runs over typed arrays:
-   * the offline sentence vectors one after another (`dims` floats each, zeros where a memory has none),
-   * importance, creation time and the feedback term.
-   */
-  columns: {
-    dims: number;
-    vectors: Float32Array;
-    hasVector: Uint8Array;
-    importance: Float64Array;
-    /** When each item was said (observedAt, else createdAt). */
-    said: Float64Array;
-    feedback: Float64Array;
-  };
-  /** The newest `said` of the index (-Infinity when empty): "now" on the user's timeline. */
-  newestSaid: number;
-}
-
-/** What was computed when the item was written (analysis.ts); absent parts are computed here. */
-export interface PrecomputedAnalysis {
-  /** The stored stems, space-separated. */
-  terms?: string | null;
-  /** The offline vector, as stored (base64 int8, analysis.ts) or already decoded. */
-  storedVector?: string | null;
-  vector?: Float32Array | null;
-}
-
-export function buildIndex(
-  memories: Omit<IndexedMemory, 'terms' | 'length' | 'vector'>[],
-  contents: string[],
-  vectors: WordVectors | null = wordVectors(),
-  stored: readonly (PrecomputedAnalysis | undefined)[] = [],
-): CandidateIndex {
-  const n = memories.length;
-  const dims = vectors?.dimensions ?? 0;
-  const columns = {
-    dims,
-    vectors: new Float32Array(n * dims),
-    hasVector: new Uint8Array(n),
-    importance: new Float64Array(n),
-    said: new Float64Array(n),
-    feedback: new Float64Array(n),
-  };
-  let newestSaid = Number.NEGATIVE_INFINITY;
-  const indexed: IndexedMemory[] = [];
-  const lines: string[] = [];
-  const offsets = new Int32Array(n + 1);
-  const scratch = Buffer.alloc(4 + dims);
-  let at = 0;
-  let total = 0;
-  memories.forEach((m, i) => {
-    const pre = stored[i];
-    const terms = pre?.terms ?? analyze(contents[i]).join(' ');
-    let length = terms.length > 0 ? 1 : 0;
-    for (let c = 0; c < terms.length; c++) if (terms.charCodeAt(c) === 32) length++;
-    offsets[i] = at;
-    at += terms.length + 1;
-    lines.push(terms);
-    total += length;
-    // the caller's object becomes the indexed item (callers pass objects made for the index)
-    const item = m as IndexedMemory;
-    item.terms = terms;
-    item.length = length;
-    item.vector = null;
-    if (dims > 0) {
-      if (pre?.storedVector && decodeInto(pre.storedVector, scratch, columns.vectors, i * dims)) {
-        columns.hasVector[i] = 1;
-      } else {
-        const vector = pre?.vector?.length === dims ? pre.vector : vectors!.embed(contents[i]);
-        if (vector) {
-          columns.vectors.set(vector, i * dims);
-          columns.hasVector[i] = 1;
-        }
-      }
-      if (columns.hasVector[i]) item.vector = columns.vectors.subarray(i * dims, (i + 1) * dims);
-    } else item.vector = pre?.vector ?? null;
-    columns.importance[i] = m.importance;
-    columns.said[i] = m.observedAt ?? m.createdAt;
-    if (columns.said[i] > newestSaid) newestSaid = columns.said[i];
-    columns.feedback[i] = RANKING.feedbackWeight * Math.tanh(m.feedbackScore ?? 0);
-    indexed.push(item);
-  });
-  offsets[n] = at;
-  return { memories: indexed, text: lines.join('\n'), offsets, postings: new Map(), avgLength: n ? total / n : 0, vectors, columns, newestSaid };
-}
-
-/**
- * A stored vector (analysis.ts: base64 of embeddings/quantize.ts's int8 form) decoded straight into `out` at
- * `offset` as a unit vector, through one scratch buffer instead of two allocations per item; false when it
- * is not a vector of the index's dimensions or is all zeros.
- */
-function decodeInto(stored: string, scratch: Buffer, out: Float32Array, offset: number): boolean {
-  const dims = scratch.length - 4;
-  if (stored.length !== Math.ceil(scratch.length / 3) * 4) return false;
-  if (scratch.write(stored, 0, 'base64') !== scratch.length) return false;
-  const scale = scratch.readFloatLE(0);
-  let norm = 0;
-  for (let d = 0; d < dims; d++) {
-    const x = ((scratch[4 + d] << 24) >> 24) * scale;
-    out[offset + d] = x;
-    norm += x * x;
-  }
-  if (!(norm > 0)) {
-    out.fill(0, offset, offset + dims);
-    return false;
-  }
-  const inv = 1 / Math.sqrt(norm);
-  for (let d = 0; d < dims; d++) out[offset + d] *= inv;
-  return true;
 }
 
 export interface QuerySignals {
@@ -290,114 +104,6 @@ export interface RankFilters {
   agentId?: string | null;
   /** only memories created at or after this time (ms) */
   createdAfter?: number;
-}
-
-export interface Ranked {
-  index: number;
-  relevance: number;
-}
-
-const SPACE = 32;
-const NEWLINE = 10;
-
-/** The items holding `term`, once per occurrence, ascending (scanned on first use, then kept). */
-export function postingsOf(idx: CandidateIndex, term: string): number[] {
-  const known = idx.postings.get(term);
-  if (known) return known;
-  const list: number[] = [];
-  const { text, offsets } = idx;
-  let item = 0;
-  for (let at = text.indexOf(term); at !== -1; at = text.indexOf(term, at + 1)) {
-    const before = at === 0 ? NEWLINE : text.charCodeAt(at - 1);
-    const end = at + term.length;
-    const after = end === text.length ? NEWLINE : text.charCodeAt(end);
-    if ((before !== SPACE && before !== NEWLINE) || (after !== SPACE && after !== NEWLINE)) continue;
-    while (offsets[item + 1] <= at) item++;
-    list.push(item);
-  }
-  idx.postings.set(term, list);
-  return list;
-}
-
-/** Exact BM25 of the query against every memory of the index (0 for memories without a query term). */
-export function bm25Scores(idx: CandidateIndex, query: string): Float64Array {
-  const n = idx.memories.length;
-  const lexical = new Float64Array(n);
-  const queryTerms = [...new Set(termFrequencies(query).keys())];
-  for (const term of queryTerms) {
-    const list = postingsOf(idx, term);
-    if (list.length === 0) continue;
-    let df = 0;
-    for (let j = 0; j < list.length; j++) if (j === 0 || list[j] !== list[j - 1]) df++;
-    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    for (let j = 0; j < list.length; ) {
-      const i = list[j];
-      let tf = 0;
-      while (j < list.length && list[j] === i) {
-        tf++;
-        j++;
-      }
-      const norm = tf + RANKING.k1 * (1 - RANKING.b + (RANKING.b * idx.memories[i].length) / (idx.avgLength || 1));
-      lexical[i] += (idf * tf * (RANKING.k1 + 1)) / norm;
-    }
-  }
-  return lexical;
-}
-
-/** The k best documents by BM25 alone, best first (ties: lower index first). The benchmarks' reference. */
-export function bm25Top(idx: CandidateIndex, query: string, k: number): Ranked[] {
-  const scores = bm25Scores(idx, query);
-  return [...scores.keys()]
-    .filter((i) => scores[i] > 0)
-    .sort((a, b) => scores[b] - scores[a] || a - b)
-    .slice(0, k)
-    .map((i) => ({ index: i, relevance: scores[i] }));
-}
-
-/**
- * Two memories say nearly the same thing: their stem sets overlap by Jaccard ≥ 0.8, or by ≥ 0.5 with
- * sentence vectors at cosine ≥ 0.95, and they carry the same values: memories whose numbers or capitalised
- * names differ ("20 dozen eggs" / "12 dozen eggs", "met Anna" / "met Maria") are never collapsed, since the
- * difference is the answer. The lower-ranked one is left out of the results (it stays stored).
- */
-export const NEAR_DUPLICATE = { jaccard: 0.8, jaccardWithVectors: 0.5, cosine: 0.95 } as const;
-
-/** The numbers and capitalised words (not sentence-initial) of a text: the values a near-duplicate must share. */
-export function valuesOf(text: string): string {
-  const out: string[] = [];
-  for (const m of text.matchAll(/(?<![\p{L}\p{N}])(\p{N}+(?:[.,:]\p{N}+)*|\p{Lu}[\p{L}'’-]*)/gu)) {
-    const word = m[0];
-    const start = m.index ?? 0;
-    if (/^\p{Lu}/u.test(word) && (start === 0 || /[.!?]\s*$/u.test(text.slice(0, start)))) continue;
-    if (word === 'I' || word === 'The') continue;
-    out.push(word.toLowerCase());
-  }
-  return out.sort().join(' ');
-}
-
-const termSets = new WeakMap<IndexedMemory, Set<string>>();
-
-/** The distinct stems of an item, made when a near-duplicate check first needs them. */
-function termSet(m: IndexedMemory): Set<string> {
-  let set = termSets.get(m);
-  if (!set) {
-    set = new Set(m.terms.length > 0 ? m.terms.split(' ') : []);
-    termSets.set(m, set);
-  }
-  return set;
-}
-
-export function nearDuplicate(a: IndexedMemory, b: IndexedMemory, aText?: string, bText?: string): boolean {
-  const [aTerms, bTerms] = [termSet(a), termSet(b)];
-  let shared = 0;
-  for (const t of aTerms) if (bTerms.has(t)) shared++;
-  const union = aTerms.size + bTerms.size - shared;
-  const jaccard = union === 0 ? 1 : shared / union;
-  const similar =
-    jaccard >= NEAR_DUPLICATE.jaccard ||
-    (jaccard >= NEAR_DUPLICATE.jaccardWithVectors && a.vector !== null && b.vector !== null && cosine(a.vector, b.vector) >= NEAR_DUPLICATE.cosine);
-  if (!similar) return false;
-  return aText === undefined || bText === undefined || valuesOf(aText) === valuesOf(bText);
 }
 
 /** The best `limit` memories, near-duplicates of better-ranked ones collapsed (one layer). */
@@ -419,10 +125,6 @@ export function rankCandidates(
     out.push(r);
   }
   return out;
-}
-
-export interface LayeredRanked extends Ranked {
-  layer: 'memory' | 'passage';
 }
 
 /** The category a passage has in filters and results. */
@@ -518,85 +220,6 @@ export function rankLayers(
     out.push({ layer: 'passage', index: r.index, relevance: r.relevance });
   }
   return orderUpdates(out, layers, query);
-}
-
-/**
- * A question that asks for the current state ("what is my current …", "… currently working at?", "… now?",
- * "the latest …", "most recently", "still", "anymore"): the one kind of question `orderUpdates` reorders for.
- */
-const CURRENT_STATE = /\b(?:current(?:ly)?|now|these days|nowadays|latest|most recent(?:ly)?|still|any ?more|at the moment|at present|presently)\b/i;
-
-/**
- * Knowledge updates at read time, for a question that asks for the current state (CURRENT_STATE): of two
- * returned items about the same part of the question, said in different conversations, the later one is the
- * more likely to be current ("The user has three bikes." in February; "I'll actually have four bikes with me"
- * in October). Where the claim grammar (conflicts/claims.ts) recognised the change, the older item is already
- * inactive or ranked as history; this covers what it cannot read.
- *
- * An earlier-said item is overtaken by the best-ranked later-said item from another source event that shares
- * at least one of the question's stems, and at least half of those the earlier item matches, and whose
- * relevance is at most `RANKING.updateMargin` below. The item that moves up takes the score of the one it
- * overtook, so the list stays ordered by score (`relevance_score` is the final score). Each item is overtaken
- * once and moves once, so the items between move down one place per update; an item that moved can be
- * overtaken by its own later update (three bikes, then four, then five: five first). The list's members never
- * change, only their order. Other questions keep the order as scored: measured, reordering every question
- * this way moved later mentions of a topic above the evidence older questions need (LoCoMo R@10 72.3 → 69.8;
- * docs/evidence-layer.md).
- */
-export function orderUpdates<T extends LayeredRanked>(
-  out: T[],
-  layers: { memories: CandidateIndex; passages: CandidateIndex | null },
-  query: string,
-): T[] {
-  if (out.length < 2 || !CURRENT_STATE.test(query)) return out;
-  const queryTerms = new Set(analyze(query));
-  if (queryTerms.size === 0) return out;
-  const info = (r: T) => {
-    const idx = r.layer === 'memory' ? layers.memories : layers.passages!;
-    const m = idx.memories[r.index];
-    const matched = new Set<string>();
-    for (const t of termSet(m)) if (queryTerms.has(t)) matched.add(t);
-    return { said: idx.columns.said[r.index], event: m.sourceEventId ?? null, matched };
-  };
-  const items = out.map((r) => ({ r, ...info(r) }));
-  const sameTopic = (older: (typeof items)[number], newer: (typeof items)[number]) => {
-    if (older.matched.size === 0) return false;
-    let shared = 0;
-    for (const t of older.matched) if (newer.matched.has(t)) shared++;
-    return shared > 0 && shared * 2 >= older.matched.size;
-  };
-  // each earlier-said item is overtaken by at most one later one (its update: the best-ranked that qualifies),
-  // and each later item moves once, so the items between them move down one place per update; an update can
-  // be overtaken in turn by its own (three, then four, then five bikes: five first)
-  const moved = new Set<(typeof items)[number]>();
-  const overtaken = new Set<(typeof items)[number]>();
-  for (let j = 0; j < items.length; ) {
-    const a = items[j];
-    let update = -1;
-    if (!overtaken.has(a)) {
-      // the list is ordered by relevance, so a is the most relevant item b would move above
-      for (let i = j + 1; i < items.length; i++) {
-        const b = items[i];
-        if (a.r.relevance - b.r.relevance > RANKING.updateMargin) break;
-        if (!moved.has(b) && a.said < b.said && a.event !== b.event && sameTopic(a, b)) {
-          update = i;
-          break;
-        }
-      }
-    }
-    if (update < 0) {
-      j++;
-      continue;
-    }
-    const [b] = items.splice(update, 1);
-    // the final score: the place's (the list stays ordered by relevance_score; ties keep this order)
-    b.r = { ...b.r, relevance: a.r.relevance };
-    items.splice(j, 0, b);
-    moved.add(b);
-    overtaken.add(a);
-    // b, now at j, is looked at next: its own update overtakes it
-  }
-  return items.map((x) => x.r);
 }
 
 /** What scoring needs of the query besides its terms: whether it is general, and its offline vector. */

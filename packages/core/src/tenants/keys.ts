@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { type Db, and, apiKeys, asc, eq, sql } from '@memory/db';
 import { generateKey } from '../crypto';
 import { Errors } from '../errors';
-import { withAudit } from '../console/audit';
+import { withAudit } from '../audit/audit';
 import { type Principal, apiKeyActor, forgetVerifiedKey } from './tenants';
 
 export interface ApiKeyView {

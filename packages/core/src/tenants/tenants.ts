@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { type Db, apiKeys, and, eq, isNull, tenants } from '@memory/db';
 import { LRUCache } from 'lru-cache';
 import { generateKey, sha256Hex } from '../crypto';
-import type { PlanId } from '../quota/plans';
+import type { PlanId } from '../schemas/memories';
+import { type TenantAuth, apiKeyActor } from '../principal';
 
 export interface CreatedTenant {
   tenant_id: string;
@@ -30,25 +31,7 @@ export async function createTenant(db: Db, name: string, opts: { plan?: PlanId }
   return { tenant_id: tenantId, name, api_key: key.key, api_key_id: keyId };
 }
 
-/** Who acts, as the audit log names it (console/audit.ts): an API key of the tenant, or a console admin. */
-export type Actor = `api_key:${string}` | `admin:${string}`;
-
-/**
- * The principal of a tenant-scoped call, made once per request: by `requireTenant` from the API key (REST) or by
- * the console's admin procedure from the session. Domain functions that change what an admin would audit record
- * the audit entry themselves, naming `actor`, in the change's transaction, so REST and the console audit alike.
- */
-export interface Principal {
-  tenantId: string;
-  actor: Actor;
-}
-
-/** A principal authenticated by an API key (the REST API): the key also scopes idempotency. */
-export interface TenantAuth extends Principal {
-  apiKeyId: string;
-}
-
-export const apiKeyActor = (apiKeyId: string): Actor => `api_key:${apiKeyId}`;
+export { type Actor, type Principal, type TenantAuth, apiKeyActor } from '../principal';
 
 /**
  * Verified keys are remembered for KEY_CACHE_TTL_MS, keyed by their hash: a revoked key stops working

@@ -17,7 +17,7 @@ import { iso } from '../memories/serialize';
 import type { UniversalRetrieveRequest, UniversalRetrieveResponse } from '../schemas/universal';
 import { grantedCategories } from './add';
 import { slotWords } from '../conflicts/claims';
-import { analyseForIndex } from '../retrieval/analysis';
+import { analyseForIndex } from '../text/analysis';
 
 const hotKey = (passportUserId: string) => `universal:${passportUserId}`;
 

@@ -16,4 +16,3 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'quota.mode_changed': 'Your quota mode changed (FULL, PASSTHROUGH, DEGRADED_RETRIEVE, BLOCKED).',
 };
 
-export const isWebhookEventType = (v: string): v is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(v);

@@ -9,9 +9,9 @@ import { type Db, type SQL, rows, sql } from '@memory/db';
 import { webhookHeaders } from '@memory/sdk';
 import type { WebhookSettings } from '../config';
 import { Errors } from '../errors';
-import { withAudit } from '../console/audit';
+import { withAudit } from '../audit/audit';
 import type { Principal } from '../tenants/tenants';
-import { iso } from '../memories/serialize';
+import { iso } from '../timestamps';
 import { decodeCursor, keysetPage } from '../pagination';
 import type { WebhookDeliveryView } from '../schemas/webhooks';
 import { requireEndpoint } from './endpoints';
@@ -39,7 +39,7 @@ interface DeliveryRow {
 }
 
 /** The `webhook-id` of an event: the same for every attempt and every resend, so receivers can de-duplicate. */
-export const webhookMessageId = (eventId: string) => `msg_${eventId.replaceAll('-', '')}`;
+const webhookMessageId = (eventId: string) => `msg_${eventId.replaceAll('-', '')}`;
 
 const SELECT_DELIVERY = sql`SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempts, d.next_attempt_at,
     d.last_status_code, d.last_error, d.last_attempt_at, d.attempt_log, d.resend_of, e.payload, d.created_at, d.finished_at,

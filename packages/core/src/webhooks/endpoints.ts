@@ -8,7 +8,7 @@ import { type Db, and, asc, eq, sql, webhookEndpoints } from '@memory/db';
 import { WEBHOOK_SECRET_PREFIX, generateWebhookSecret } from '@memory/sdk';
 import type { z } from 'zod';
 import type { WebhookSettings } from '../config';
-import { type AuditEntry, withAudit } from '../console/audit';
+import { type AuditEntry, withAudit } from '../audit/audit';
 import { Errors } from '../errors';
 import type { WebhookEndpointView, createWebhookEndpointRequest, updateWebhookEndpointRequest } from '../schemas/webhooks';
 import type { Principal } from '../tenants/tenants';
@@ -20,7 +20,7 @@ type EndpointRow = typeof webhookEndpoints.$inferSelect;
 /** At most this many endpoints per tenant: each event is delivered to each subscribed one. */
 export const WEBHOOK_ENDPOINTS_MAX = 20;
 
-export function toEndpointView(e: EndpointRow): WebhookEndpointView {
+function toEndpointView(e: EndpointRow): WebhookEndpointView {
   return {
     id: e.id,
     url: e.url,

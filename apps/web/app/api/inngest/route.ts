@@ -3,12 +3,10 @@
  * otherwise. Inngest verifies requests with INNGEST_SIGNING_KEY.
  */
 import {
-  createCorrectionFunction,
-  createExtractionFunction,
+  createJobKindFunctions,
   createJobRelayFunction,
   createLifecycleFunction,
   createRetentionFunction,
-  createUniversalExtractionFunction,
   createWebhookDeliveryFunction,
   createWebhookRelayFunction,
 } from '@memory/jobs';
@@ -24,9 +22,8 @@ async function get() {
     handlers = serve({
       client: rt.inngest,
       functions: [
-        createExtractionFunction(rt.inngest, async () => rt.jobDeps),
-        createCorrectionFunction(rt.inngest, async () => rt.jobDeps),
-        createUniversalExtractionFunction(rt.inngest, async () => rt.jobDeps),
+        // one function per job kind (packages/jobs/src/kinds.ts)
+        ...createJobKindFunctions(rt.inngest, async () => rt.jobDeps),
         createRetentionFunction(rt.inngest, async () => ({ db: rt.db })),
         createLifecycleFunction(rt.inngest, async () => ({ db: rt.db })),
         createWebhookDeliveryFunction(rt.inngest, async () => rt.webhookDeps),

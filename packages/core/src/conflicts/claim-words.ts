@@ -1,11 +1,8 @@
 /**
- * The building blocks of the claim grammar (claims.ts): the shared patterns (names, weekdays, numbers, change
- * words), the attribute slots with their synonyms, which slots are multi-valued, and how a slot name and a
- * value are normalised for comparison (docs/conflicts.md).
+ * The building blocks of the claim grammar (claims.ts, docs/conflicts.md): names, numbers, weekdays, time and
+ * change phrases, the attribute slots and how slot names and values are normalised.
  */
-import { analyze } from '../retrieval/text';
-
-
+import { analyze } from '../text/terms';
 /** A capitalised name of a place or organisation, up to four words ("Porto", "New York", "St. Mary's Hospital"). */
 export const NAME = "([A-Z\\u00C0-\\u024F0-9][\\p{L}\\p{N}'.&-]*(?:(?: |-| of | de | and | & )[A-Z\\u00C0-\\u024F0-9][\\p{L}\\p{N}'.&-]*){0,4})";
 /** Adverbs an extractor keeps between the subject and the verb ("The user just moved to Porto"). */

@@ -1,7 +1,7 @@
 /** The audit log: who did what and when, never content, codes or keys (only ids). */
 import { randomUUID } from 'node:crypto';
 import { type Db, auditLog } from '@memory/db';
-import type { Principal } from '../tenants/tenants';
+import type { Principal } from '../principal';
 
 export interface AuditEntry {
   tenantId: string | null;

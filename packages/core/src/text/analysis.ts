@@ -8,7 +8,7 @@
  *   text, so both engines return it the same way; the error is below 1 % of a cosine.
  */
 import { dequantize, quantize } from '../embeddings/quantize';
-import { analyze } from './text';
+import { analyze } from './terms';
 import { type WordVectors, wordVectors } from './word-vectors';
 
 /** The name stored with vectors made by the offline word vectors (word-vectors.ts). */

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { findGeneratedFile } from '../generated-files';
-import { contentWords } from './text';
+import { contentWords } from './terms';
 
 export interface WordVectors {
   readonly dimensions: number;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useMemoryDatabase } from '../testing/memory-database';
 import { createApiKey, revokeApiKey } from '../tenants/keys';
 import { type Principal, apiKeyActor, createTenant } from '../tenants/tenants';
-import { adminActor, withAudit } from './audit';
+import { adminActor, withAudit } from '../audit/audit';
 
 const db = useMemoryDatabase();
 

@@ -1,0 +1,53 @@
+/** The weights of the hybrid ranking (score.ts explains each signal) and its BM25 and recency parameters. */
+
+export interface LayerWeights {
+  lexicalWeight: number;
+  semanticWeight: number;
+  importanceWeight: number;
+  recencyWeight: number;
+  entityWeight: number;
+  feedbackWeight: number;
+  /** Added to every matching item of the layer. */
+  bias: number;
+  /** s / (s + saturation) maps an unbounded BM25 score into [0, 1). */
+  lexicalSaturation: number;
+}
+
+export const MEMORY_WEIGHTS: LayerWeights = {
+  lexicalWeight: 0.5,
+  semanticWeight: 0.25,
+  importanceWeight: 0.1,
+  recencyWeight: 0.05,
+  entityWeight: 0.05,
+  feedbackWeight: 0.05,
+  bias: 0,
+  lexicalSaturation: 2,
+};
+
+export const PASSAGE_WEIGHTS: LayerWeights = {
+  lexicalWeight: 0.5,
+  semanticWeight: 0.25,
+  // a passage's importance is 0, or -1 when a claim taken from its message was superseded: it then ranks below
+  // the current value that replaced it, but still near it as dated history (docs/evidence-layer.md)
+  importanceWeight: 0.05,
+  recencyWeight: 0.05,
+  entityWeight: 0.05,
+  feedbackWeight: 0,
+  bias: 0.1,
+  lexicalSaturation: 4,
+};
+
+export const RANKING = {
+  ...MEMORY_WEIGHTS,
+  /** BM25 parameters. */
+  k1: 1.2,
+  b: 0.75,
+  recencyHalfLifeDays: 90,
+  /** Added to an item that holds the kind of value the question asks for (`answerPattern`). */
+  answerKindWeight: 0.03,
+  /**
+   * How much more relevant an earlier-said item about the same thing may be and still rank below a later one,
+   * for a question about the current state (`orderUpdates`).
+   */
+  updateMargin: 0.1,
+} as const;
