@@ -75,12 +75,30 @@ module.exports = {
       from: { path: `^packages/core/src/(${CORE_LEAF_MODULES})`, pathNot: '\\.test\\.ts$' },
       to: { path: '^packages/core/src/[^/]+/', pathNot: '^packages/core/src/(schemas|http)/' },
     },
+    {
+      name: 'one-public-surface-per-package',
+      comment:
+        'Another package or an app imports a workspace package only through the entry points its package.json ' +
+        'exports (core: index, browser, front-door, testing; db: index, schema; the others: index), never a file ' +
+        'inside it, so what a package offers is written in one place. scripts/ (the benchmarks) may measure internals.',
+      severity: 'error',
+      from: { path: '^(packages/[^/]+|apps/[^/]+)/' },
+      to: {
+        path: '^packages/[^/]+/src/',
+        pathNot: [
+          '^$1/',
+          '^packages/[^/]+/src/index\\.ts$',
+          '^packages/core/src/(browser|front-door|testing/index)\\.ts$',
+          '^packages/db/src/schema/index\\.ts$',
+        ],
+      },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
     exclude: { path: '(node_modules|\\.next|/generated/)' },
     tsPreCompilationDeps: true,
-    tsConfig: { fileName: 'tsconfig.base.json' },
+    tsConfig: { fileName: 'tsconfig.deps.json' },
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default'],

@@ -12,10 +12,19 @@
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { Socket } from 'node:net';
-import { ConfigError, loadConfig } from '@memory/core/config';
-import { type ApiError, Errors, toProblem } from '@memory/core/errors';
-import { CLIENT_ADDRESS_HEADER, clientAddress, compileTrust } from '@memory/core/http/client-address';
-import { dotSegments, methodTable, undecodablePath } from '@memory/core/http/front-door';
+import {
+  type ApiError,
+  CLIENT_ADDRESS_HEADER,
+  ConfigError,
+  Errors,
+  clientAddress,
+  compileTrust,
+  dotSegments,
+  loadConfig,
+  methodTable,
+  toProblem,
+  undecodablePath,
+} from '@memory/core/front-door';
 import next from 'next';
 
 const args = process.argv.slice(2);

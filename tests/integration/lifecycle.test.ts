@@ -3,7 +3,7 @@
  * differently from PGlite, which the unit tests use): an unused preference decays below the threshold and
  * is archived with a ledger entry, and retrieve no longer returns it.
  */
-import { runLifecyclePass } from '@memory/core/lifecycle/pass';
+import { runLifecyclePass } from '@memory/core';
 import { createDatabase } from '@memory/db';
 import postgres from 'postgres';
 import { afterAll, describe, expect, inject, it } from 'vitest';

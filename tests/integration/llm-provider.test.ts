@@ -5,7 +5,7 @@
  * extractor takes over, so the conversation is not lost.
  */
 import { rmSync } from 'node:fs';
-import { type FakeOpenAI, startFakeOpenAI } from '@memory/core/testing/fake-openai';
+import { type FakeOpenAI, startFakeOpenAI } from '@memory/core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Api } from './client';
 import { type RunningServer, startServer, tempDataDir } from './server';

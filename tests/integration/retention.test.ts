@@ -8,8 +8,7 @@
  * the queued-job exception and the scheduler are covered by packages/jobs/src/retention.test.ts, which runs
  * the same code on an in-memory PGlite.
  */
-import { MEMORY_CATEGORIES } from '@memory/core/categories';
-import { RETENTION_LOCK_KEY } from '@memory/core/provenance/retention';
+import { MEMORY_CATEGORIES, RETENTION_LOCK_KEY } from '@memory/core';
 import { createDatabase } from '@memory/db';
 import { EmbeddedScheduler } from '@memory/jobs';
 import postgres from 'postgres';

@@ -2,7 +2,7 @@
  * Signed webhooks end to end (docs/webhooks.md) on both engines, against a real receiver on 127.0.0.1 (the test
  * servers run with MEMORY_WEBHOOKS_ALLOW_PRIVATE=true and retries one second apart).
  */
-import { WEBHOOK_EVENT_TYPES } from '@memory/core/webhooks/catalogue';
+import { WEBHOOK_EVENT_TYPES } from '@memory/core';
 import { WebhookVerificationError, verifyWebhook } from '@memory/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api, servers, tenantApi } from './client';

@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { type FakeOpenAI, startFakeOpenAI } from '@memory/core/testing/fake-openai';
+import { type FakeOpenAI, startFakeOpenAI } from '@memory/core/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api } from './client';

@@ -1,6 +1,6 @@
 /** The console's per-process services: one mailer per runtime (SMTP transport or development mailbox). */
 import { type ApiDeps } from '@memory/api';
-import { type Mailer, createMailer } from '@memory/core/console/mailer';
+import { type Mailer, createMailer } from '@memory/core';
 import type { Runtime } from './runtime';
 
 const mailers = new WeakMap<Runtime, Mailer>();

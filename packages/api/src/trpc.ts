@@ -3,13 +3,26 @@
  * cookie), one error model (domain ApiErrors become TRPCErrors with the same HTTP status and `code`), the
  * same-origin check on every call, and the session + CSRF checks on every procedure but sign-in.
  */
-import { type ApiError, Errors, type Logger, type Principal, type WebhookSettings, assertStorableText, constantTimeEqual, isApiError, isDatabaseUnavailable } from '@memory/core';
-import { adminActor } from '@memory/core/audit/audit';
-import type { Mailer } from '@memory/core/console/mailer';
-import { type AdminSession, resolveAdminSession } from '@memory/core/console/sessions';
-import { clientIp, isSameOrigin, readSessionCookie } from '@memory/core/console/rules';
-import { PASSPORT_COOKIE } from '@memory/core/passport/rules';
-import type { RateLimitDefaults } from '@memory/core/quota/plans';
+import {
+  type AdminSession,
+  type ApiError,
+  Errors,
+  type Logger,
+  type Mailer,
+  PASSPORT_COOKIE,
+  type Principal,
+  type RateLimitDefaults,
+  type WebhookSettings,
+  adminActor,
+  assertStorableText,
+  clientIp,
+  constantTimeEqual,
+  isApiError,
+  isDatabaseUnavailable,
+  isSameOrigin,
+  readSessionCookie,
+  resolveAdminSession,
+} from '@memory/core';
 import type { Db } from '@memory/db';
 import { TRPCError, initTRPC } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';

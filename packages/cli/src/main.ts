@@ -17,13 +17,14 @@ import {
   type PlanId,
   type PlanOverrides,
   type UsageReport,
+  adminEmail,
+  createAdminUser,
   createTenant,
   getUsageReport,
   loadConfig,
   setTenantPlan,
   verifyGlobalAgent,
 } from '@memory/core';
-import { adminEmail, createAdminUser } from '@memory/core/console/admins';
 import {
   DataDirLockedError,
   acquireDataDirLock,

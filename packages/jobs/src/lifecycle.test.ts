@@ -10,8 +10,8 @@ import {
   decayedImportance,
   retrieveMemories,
   retrieveRequest,
+  runLifecyclePass,
 } from '@memory/core';
-import { runLifecyclePass } from '@memory/core/lifecycle/pass';
 import { type Database, and, claimRevisions, eq, memories, sql } from '@memory/db';
 import { InngestTestEngine } from '@inngest/test';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

@@ -4,8 +4,7 @@
  * memory that was not stepped in the last day (decay, access boost, archive below the threshold), see
  * packages/core/src/lifecycle and docs/lifecycle.md.
  */
-import type { Logger } from '@memory/core';
-import { LIFECYCLE_LOCK_KEY, type LifecyclePassResult, runLifecyclePass } from '@memory/core/lifecycle/pass';
+import { LIFECYCLE_LOCK_KEY, type LifecyclePassResult, type Logger, runLifecyclePass } from '@memory/core';
 import type { Db } from '@memory/db';
 import type { InngestClient } from './inngest';
 import { PeriodicTask, type SchedulerOptions, createCronFunction } from './scheduler';

@@ -4,7 +4,7 @@
  * output through the job's own retries; the built-in fallback on the last attempt or a permanent failure.
  */
 import { BuiltinExtractor, type ExtractionProvider, OpenAIChatExtractor, getJobView } from '@memory/core';
-import { type FakeOpenAI, startFakeOpenAI } from '@memory/core/testing/fake-openai';
+import { type FakeOpenAI, startFakeOpenAI } from '@memory/core/testing';
 import { type Database, eq, extractionJobs, memories, sql } from '@memory/db';
 import { InngestTestEngine, mockCtx } from '@inngest/test';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /** The store step beyond plain memories: pending candidates, the compositional pass, embeddings. */
 import { BuiltinExtractor, type ExtractionProvider, OpenAIEmbeddings, addMemories, apiKeyActor, createTenant, getJobView } from '@memory/core';
-import { type FakeOpenAI, startFakeOpenAI } from '@memory/core/testing/fake-openai';
+import { type FakeOpenAI, startFakeOpenAI } from '@memory/core/testing';
 import { type Database, and, claimRevisions, entities, entityRelationships, eq, memories, memoryEntities, pendingCandidates } from '@memory/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExtraction } from './extraction';

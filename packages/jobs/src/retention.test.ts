@@ -2,11 +2,16 @@
  * Payload retention on PGlite: the redaction itself, tenant settings, the Inngest cron function and the
  * embedded scheduler. (The PostgreSQL advisory-lock contention path is in tests/integration/retention.test.ts.)
  */
-import { ApiError, BuiltinExtractor, getJobView } from '@memory/core';
-import { redactExpiredPayloads } from '@memory/core/provenance/retention';
-import { updateTenantSettingsRequest } from '@memory/core/schemas/settings';
-import { getTenantSettings, updateTenantSettings } from '@memory/core/tenants/settings';
-import { type Database, claimRevisions, endUsers, eq, extractionJobs, memories, passages } from '@memory/db';
+import {
+  ApiError,
+  BuiltinExtractor,
+  getJobView,
+  getTenantSettings,
+  redactExpiredPayloads,
+  updateTenantSettings,
+  updateTenantSettingsRequest,
+} from '@memory/core';
+import { type Database, and, auditLog, claimRevisions, endUsers, eq, extractionJobs, memories, passages } from '@memory/db';
 import { InngestTestEngine } from '@inngest/test';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createInngestClient } from './inngest';
@@ -58,7 +63,7 @@ describe('redactExpiredPayloads', () => {
     const old = await completedConversation('I live in Lisbon. I love jazz.');
     const recent = await completedConversation('I live in Porto. I love opera.');
     const forever = await completedConversation('I live in Faro. I love fado.');
-    expect(await updateTenantSettings(database.db, forever.auth.tenantId, { payload_retention_days: null })).toEqual({
+    expect(await updateTenantSettings(database.db, forever.auth, { payload_retention_days: null })).toEqual({
       payload_retention_days: null,
     });
     await ageSourceEvent(database, old.jobId, 31); // default window: 30 days
@@ -118,7 +123,7 @@ describe('redactExpiredPayloads', () => {
     const jobs: string[] = [];
     for (let i = 0; i < 5; i++) {
       const q = await queueConversation(database, `I live in city number ${i}.`);
-      await updateTenantSettings(database.db, q.auth.tenantId, { payload_retention_days: 1 });
+      await updateTenantSettings(database.db, q.auth, { payload_retention_days: 1 });
       jobs.push(q.jobId);
     }
     await drain();
@@ -145,18 +150,36 @@ describe('tenant settings', () => {
   it('reads the default, updates within bounds and rejects values outside them', async () => {
     const { auth } = await queueConversation(database, 'I like tea.');
     expect(await getTenantSettings(database.db, auth.tenantId)).toEqual({ payload_retention_days: 30 });
-    expect(await updateTenantSettings(database.db, auth.tenantId, { payload_retention_days: 7 })).toEqual({ payload_retention_days: 7 });
-    expect(await updateTenantSettings(database.db, auth.tenantId, {})).toEqual({ payload_retention_days: 7 });
+    expect(await updateTenantSettings(database.db, auth, { payload_retention_days: 7 })).toEqual({ payload_retention_days: 7 });
+    expect(await updateTenantSettings(database.db, auth, {})).toEqual({ payload_retention_days: 7 });
     for (const bad of [0, 3651, 1.5, -1]) {
-      const err = await updateTenantSettings(database.db, auth.tenantId, { payload_retention_days: bad }).catch((e) => e);
+      const err = await updateTenantSettings(database.db, auth, { payload_retention_days: bad }).catch((e) => e);
       expect(err).toBeInstanceOf(ApiError);
       expect(err.status).toBe(422);
     }
-    expect(await updateTenantSettings(database.db, auth.tenantId, { payload_retention_days: 3650 })).toEqual({ payload_retention_days: 3650 });
-    expect(await updateTenantSettings(database.db, auth.tenantId, { payload_retention_days: null })).toEqual({ payload_retention_days: null });
+    expect(await updateTenantSettings(database.db, auth, { payload_retention_days: 3650 })).toEqual({ payload_retention_days: 3650 });
+    expect(await updateTenantSettings(database.db, auth, { payload_retention_days: null })).toEqual({ payload_retention_days: null });
     expect(await getTenantSettings(database.db, auth.tenantId)).toEqual({ payload_retention_days: null });
     const missing = await getTenantSettings(database.db, '00000000-0000-4000-8000-000000000000').catch((e) => e);
     expect(missing.status).toBe(404);
+  });
+
+  it('audits each change with the principal and the values before and after, and only a change', async () => {
+    const { auth } = await queueConversation(database, 'I like coffee.');
+    await updateTenantSettings(database.db, auth, { payload_retention_days: 90 });
+    await updateTenantSettings(database.db, auth, { payload_retention_days: 90 });
+    await updateTenantSettings(database.db, auth, {});
+    await updateTenantSettings(database.db, auth, { payload_retention_days: null });
+    await updateTenantSettings(database.db, auth, { payload_retention_days: 0 }).catch(() => null);
+    const entries = await database.db
+      .select({ actor: auditLog.actor, targetId: auditLog.targetId, details: auditLog.details })
+      .from(auditLog)
+      .where(and(eq(auditLog.tenantId, auth.tenantId), eq(auditLog.action, 'tenant_settings.changed')))
+      .orderBy(auditLog.createdAt);
+    expect(entries).toEqual([
+      { actor: auth.actor, targetId: auth.tenantId, details: { payload_retention_days_from: 30, payload_retention_days_to: 90 } },
+      { actor: auth.actor, targetId: auth.tenantId, details: { payload_retention_days_from: 90, payload_retention_days_to: null } },
+    ]);
   });
 
   it('validates the PATCH body', () => {

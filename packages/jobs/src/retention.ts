@@ -3,8 +3,7 @@
  * cron function) and in the embedded scheduler (a timer in the server process). Both redact raw source
  * payloads past each tenant's window (packages/core/src/provenance/retention.ts); hashes and memories stay.
  */
-import type { Logger } from '@memory/core';
-import { RETENTION_LOCK_KEY, type RedactResult, redactExpiredPayloads } from '@memory/core/provenance/retention';
+import { type Logger, RETENTION_LOCK_KEY, type RedactResult, redactExpiredPayloads } from '@memory/core';
 import type { Db } from '@memory/db';
 import type { InngestClient } from './inngest';
 import { PeriodicTask, type SchedulerOptions, createCronFunction } from './scheduler';

@@ -5,7 +5,7 @@
  * Signed out, the e-mail code sign-in comes first. The link token is in the URL only; it is sent to
  * `passport.linkRequest` / `approveLink` / `declineLink` and never stored by the page.
  */
-import type { MemoryCategory } from '@memory/core/categories';
+import type { MemoryCategory } from '@memory/core/browser';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { TRPCClientError } from '@trpc/client';
 import Link from 'next/link';

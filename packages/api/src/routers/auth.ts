@@ -1,7 +1,15 @@
-import { adminEmail } from '@memory/core/console/admins';
-import { requestSignInCode, verifySignInCode } from '@memory/core/console/otp';
-import { OTP_RULES, SESSION_RULES, clearedSessionCookie, sessionCookie } from '@memory/core/console/rules';
-import { createAdminSession, deleteAdminSession, pruneAdminSessions } from '@memory/core/console/sessions';
+import {
+  OTP_RULES,
+  SESSION_RULES,
+  adminEmail,
+  clearedSessionCookie,
+  createAdminSession,
+  deleteAdminSession,
+  pruneAdminSessions,
+  requestSignInCode,
+  sessionCookie,
+  verifySignInCode,
+} from '@memory/core';
 import { eq, tenants } from '@memory/db';
 import { z } from 'zod';
 import { adminProcedure, publicProcedure, router } from '../trpc';

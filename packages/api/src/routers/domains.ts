@@ -2,11 +2,17 @@
  * Domain schemas in the console (docs/domain-schemas.md): the tenant's schema, the EdTech student profile and the
  * Customer Support customers, profiles and stats.
  */
-import { getStudentProfile } from '@memory/core/domains/edtech';
-import { getDomainSchema, setDomainSchema } from '@memory/core/domains/settings';
-import { getCustomerProfile, getSupportStats, listCustomers } from '@memory/core/domains/support';
-import { listCustomersQuery, supportStatsQuery } from '@memory/core/schemas/domains';
-import { externalUserId } from '@memory/core/schemas/common';
+import {
+  externalUserId,
+  getCustomerProfile,
+  getDomainSchema,
+  getStudentProfile,
+  getSupportStats,
+  listCustomers,
+  listCustomersQuery,
+  setDomainSchema,
+  supportStatsQuery,
+} from '@memory/core';
 import { z } from 'zod';
 import { adminProcedure, router } from '../trpc';
 

@@ -1,5 +1,4 @@
-import { MEMORY_STATUSES, externalUserId, listMemories } from '@memory/core';
-import { memoryHistory } from '@memory/core/conflicts/reviews';
+import { MEMORY_STATUSES, externalUserId, listMemories, memoryHistory } from '@memory/core';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { adminProcedure, router } from '../trpc';

@@ -1,4 +1,4 @@
-import { consoleOverview } from '@memory/core/tenants/overview';
+import { consoleOverview } from '@memory/core';
 import { adminProcedure, router } from '../trpc';
 
 export const overviewRouter = router({

@@ -8,10 +8,13 @@
 import {
   ACCESS_TYPES,
   DELETE_PASSPORT_CONFIRMATION,
+  MEMORY_CATEGORIES,
   PASSPORT_COOKIE,
   PASSPORT_SESSION_RULES,
   type PassportAuth,
   approveLink,
+  clearedSessionCookie,
+  constantTimeEqual,
   declineLink,
   deletePassport,
   describeLinkRequest,
@@ -26,11 +29,9 @@ import {
   resolvePassportSession,
   revokeGrant,
   sendPassportCode,
+  sessionCookie,
   verifyPassportCode,
 } from '@memory/core';
-import { constantTimeEqual } from '@memory/core/crypto';
-import { clearedSessionCookie, sessionCookie } from '@memory/core/console/rules';
-import { MEMORY_CATEGORIES } from '@memory/core/categories';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { type Context, publicProcedure, router } from '../trpc';

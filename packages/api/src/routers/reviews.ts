@@ -1,4 +1,4 @@
-import { getReview, listReviews, resolveReview } from '@memory/core/conflicts/reviews';
+import { getReview, listReviews, resolveReview } from '@memory/core';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { adminProcedure, router } from '../trpc';

@@ -4,7 +4,9 @@
  * (schemas/settings.ts); the database default for a new tenant is 30.
  */
 import { type Db, eq, tenants } from '@memory/db';
+import { withAudit } from '../audit/audit';
 import { Errors } from '../errors';
+import type { Principal } from '../principal';
 import {
   PAYLOAD_RETENTION_DAYS_MAX,
   PAYLOAD_RETENTION_DAYS_MIN,
@@ -22,14 +24,17 @@ export async function getTenantSettings(db: Db, tenantId: string): Promise<Tenan
 }
 
 /**
- * Changes the given settings and returns all of them. Values are checked here too (not only by the HTTP
- * schema), so the CLI or a console cannot store a window outside the documented bounds.
+ * Changes the given settings and returns all of them, with an audit entry (`tenant_settings.changed`, the
+ * principal's actor, the values before and after) in the same transaction when a value changes. Values are
+ * checked here too (not only by the HTTP schema), so the CLI or a console cannot store a window outside the
+ * documented bounds.
  */
 export async function updateTenantSettings(
   db: Db,
-  tenantId: string,
+  principal: Principal,
   update: { payload_retention_days?: number | null },
 ): Promise<TenantSettings> {
+  const { tenantId } = principal;
   const set: Partial<typeof tenants.$inferInsert> = {};
   if (update.payload_retention_days !== undefined) {
     const days = update.payload_retention_days;
@@ -46,12 +51,25 @@ export async function updateTenantSettings(
     }
     set.payloadRetentionDays = days;
   }
-  if (Object.keys(set).length === 0) return getTenantSettings(db, tenantId);
-  const [row] = await db
-    .update(tenants)
-    .set(set)
-    .where(eq(tenants.id, tenantId))
-    .returning({ payloadRetentionDays: tenants.payloadRetentionDays });
-  if (!row) throw Errors.notFound('The tenant');
-  return { payload_retention_days: row.payloadRetentionDays };
+  const before = await getTenantSettings(db, tenantId);
+  if (Object.keys(set).length === 0 || set.payloadRetentionDays === before.payload_retention_days) return before;
+  return withAudit(
+    db,
+    principal,
+    async (tx): Promise<TenantSettings> => {
+      const [row] = await tx
+        .update(tenants)
+        .set(set)
+        .where(eq(tenants.id, tenantId))
+        .returning({ payloadRetentionDays: tenants.payloadRetentionDays });
+      if (!row) throw Errors.notFound('The tenant');
+      return { payload_retention_days: row.payloadRetentionDays };
+    },
+    (after) => ({
+      action: 'tenant_settings.changed',
+      targetType: 'tenant',
+      targetId: tenantId,
+      details: { payload_retention_days_from: before.payload_retention_days, payload_retention_days_to: after.payload_retention_days },
+    }),
+  );
 }

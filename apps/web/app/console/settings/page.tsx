@@ -1,6 +1,6 @@
 'use client';
 /** Settings: service writers (list, create) and API keys (list, create — shown once — and revoke). */
-import { MEMORY_CATEGORIES } from '@memory/core/categories';
+import { MEMORY_CATEGORIES } from '@memory/core/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ConsoleShell } from '../_lib/shell';

@@ -4,7 +4,7 @@
  * the state now, and a chart of conversations, issues opened and resolved, and average sentiment per day or week.
  * Tenant-scoped by the console session.
  */
-import type { SupportStats } from '@memory/core/schemas/domains';
+import type { SupportStats } from '@memory/core/browser';
 import { useQuery } from '@tanstack/react-query';
 import { TRPCClientError } from '@trpc/client';
 import { useState } from 'react';

@@ -2,7 +2,7 @@
  * The development mailbox: outgoing mail (console sign-in codes) when no SMTP server is configured.
  * With SMTP_URL set this page does not exist (404).
  */
-import { listDevMailbox } from '@memory/core/console/mailer';
+import { listDevMailbox } from '@memory/core';
 import { notFound } from 'next/navigation';
 import { devMailboxEnabled } from '@/lib/console';
 import { getRuntime } from '@/lib/runtime';

@@ -4,7 +4,7 @@
  * tRPC procedures at /api/trpc: the session lives in the HttpOnly `mem_passport` cookie, and mutations carry the
  * session's CSRF token in `x-csrf-token`. No tenant key, agent key or X-Service-UUI token ever reaches the browser.
  */
-import { CATEGORY_LABELS, type MemoryCategory } from '@memory/core/categories';
+import { CATEGORY_LABELS, type MemoryCategory } from '@memory/core/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { CodeSignInForm } from '../../console/_lib/code-sign-in';

@@ -2,9 +2,15 @@
  * The operator's operations (MEMORY_ADMIN_TOKEN; routes below this folder): tenants, plans, console admins, agent
  * verification. lib/openapi.ts assembles them into the document.
  */
-import { createTenantRequest, createTenantResponse, globalAgentPublic, planChangeRequest, usageReport } from '@memory/core';
-import { createAdminRequest } from '@memory/core/console/admins';
-import { envelope } from '@memory/core/schemas/responses';
+import {
+  createAdminRequest,
+  createTenantRequest,
+  createTenantResponse,
+  envelope,
+  globalAgentPublic,
+  planChangeRequest,
+  usageReport,
+} from '@memory/core';
 import { adminSecurity, adminUnauthorized, defineOperation, described, ok, problem, tenantErrors } from '@/lib/operation';
 
 const noSuchTenant = problem('No admin token configured, or no such tenant.');

@@ -1,6 +1,12 @@
 /** Global agents of the memory passport (docs/passport.md; routes below this folder); lib/openapi.ts assembles them. */
-import { createGlobalAgentRequest, globalAgentCreated, globalAgentPublic, passportTokenIssued, passportTokenRequest } from '@memory/core';
-import { envelope } from '@memory/core/schemas/responses';
+import {
+  createGlobalAgentRequest,
+  envelope,
+  globalAgentCreated,
+  globalAgentPublic,
+  passportTokenIssued,
+  passportTokenRequest,
+} from '@memory/core';
 import { defineOperation, ok, problem, tenantErrors } from '@/lib/operation';
 
 export const createGlobalAgent = defineOperation({

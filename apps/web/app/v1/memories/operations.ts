@@ -6,16 +6,18 @@ import {
   LIMITS,
   addRequest,
   addResponse,
+  edtechProfileQuery,
+  envelope,
   extractionJob,
   listMemoriesQuery,
+  memoryDeleted,
   memoryPage,
   retrievalFeedbackRequest,
   retrievalFeedbackResponse,
   retrieveRequest,
   retrieveResponse,
+  studentProfileView,
 } from '@memory/core';
-import { edtechProfileQuery, studentProfileView } from '@memory/core/schemas/domains';
-import { envelope, memoryDeleted } from '@memory/core/schemas/responses';
 import { defineOperation, ok, problem, tenantErrors, writeRateLimited } from '@/lib/operation';
 
 export const addMemories = defineOperation({

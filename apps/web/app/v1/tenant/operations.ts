@@ -4,34 +4,32 @@
  * lib/openapi.ts assembles them into the document.
  */
 import {
+  PAYLOAD_RETENTION_DAYS_MAX,
+  PAYLOAD_RETENTION_DAYS_MIN,
   SOURCE_EVENTS_LIMIT_MAX,
+  apiKeyCreated,
+  apiKeyView,
   createApiKeyRequest,
   createLinkTokenRequest,
   createServiceWriterRequest,
+  customerListView,
+  customerProfileView,
+  envelope,
   linkTokenCreated,
+  listCustomersQuery,
   listReviewsQuery,
   listSourceEventsQuery,
   resolveReviewRequest,
   serviceWriterView,
-  usageReport,
-  apiKeyView,
-} from '@memory/core';
-import {
-  customerListView,
-  customerProfileView,
-  listCustomersQuery,
+  sourceEventPage,
   supportStatsQuery,
   supportStatsView,
   tenantDomainSchemaView,
-  updateDomainSchemaRequest,
-} from '@memory/core/schemas/domains';
-import { apiKeyCreated, envelope, sourceEventPage } from '@memory/core/schemas/responses';
-import {
-  PAYLOAD_RETENTION_DAYS_MAX,
-  PAYLOAD_RETENTION_DAYS_MIN,
   tenantSettingsView,
+  updateDomainSchemaRequest,
   updateTenantSettingsRequest,
-} from '@memory/core/schemas/settings';
+  usageReport,
+} from '@memory/core';
 import { z } from 'zod';
 import { defineOperation, described, ok, problem, tenantErrors } from '@/lib/operation';
 

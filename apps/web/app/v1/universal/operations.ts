@@ -2,8 +2,14 @@
  * The universal (passport) store: an agent key plus the user's X-Service-UUI token (docs/passport-universal.md;
  * routes below this folder). lib/openapi.ts assembles them into the document.
  */
-import { universalAddRequest, universalAddResponse, universalJob, universalRetrieveRequest, universalRetrieveResponse } from '@memory/core';
-import { envelope } from '@memory/core/schemas/responses';
+import {
+  envelope,
+  universalAddRequest,
+  universalAddResponse,
+  universalJob,
+  universalRetrieveRequest,
+  universalRetrieveResponse,
+} from '@memory/core';
 import { type Security, defineOperation, ok, problem, tenantErrors } from '@/lib/operation';
 
 const security: Security = [{ ApiKey: [], ServiceUui: [] }];

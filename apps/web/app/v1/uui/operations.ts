@@ -5,9 +5,13 @@
  */
 import {
   PASSPORT_SESSION_RULES,
+  connectionDisconnected,
   connectionView,
+  directoryPage,
   directoryQuery,
+  envelope,
   grantRequest,
+  grantRevoked,
   grantView,
   passportCodeSent,
   passportEmailRequest,
@@ -17,9 +21,9 @@ import {
   passportVerifyRequest,
   resolvePassportQuestionRequest,
   resolvedPassportQuestion,
+  resourceDeleted,
 } from '@memory/core';
 import { z } from 'zod';
-import { connectionDisconnected, directoryPage, envelope, grantRevoked, resourceDeleted } from '@memory/core/schemas/responses';
 import { type Security, defineOperation, ok, problem, tenantErrors } from '@/lib/operation';
 
 const passport: Security = [{ PassportSession: [] }];

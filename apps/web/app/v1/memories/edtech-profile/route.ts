@@ -1,4 +1,4 @@
-import { getStudentProfile } from '@memory/core/domains/edtech';
+import { getStudentProfile } from '@memory/core';
 import { readQuery, requireTenant, respond, route } from '@/lib/http';
 import * as operations from '@/app/v1/memories/operations';
 

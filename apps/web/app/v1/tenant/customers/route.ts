@@ -1,4 +1,4 @@
-import { listCustomers } from '@memory/core/domains/support';
+import { listCustomers } from '@memory/core';
 import { readQuery, requireTenant, respond, route } from '@/lib/http';
 import * as operations from '@/app/v1/tenant/operations';
 

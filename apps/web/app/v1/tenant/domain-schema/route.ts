@@ -1,4 +1,4 @@
-import { getDomainSchema, setDomainSchema } from '@memory/core/domains/settings';
+import { getDomainSchema, setDomainSchema } from '@memory/core';
 import { readJson, requireTenant, respond, route } from '@/lib/http';
 import * as operations from '@/app/v1/tenant/operations';
 

@@ -1,4 +1,4 @@
-import { getSupportStats } from '@memory/core/domains/support';
+import { getSupportStats } from '@memory/core';
 import { readQuery, requireTenant, respond, route } from '@/lib/http';
 import * as operations from '@/app/v1/tenant/operations';
 

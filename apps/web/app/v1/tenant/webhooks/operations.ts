@@ -4,7 +4,9 @@ import {
   WEBHOOK_EVENT_DESCRIPTIONS,
   WEBHOOK_EVENT_TYPES,
   createWebhookEndpointRequest,
+  envelope,
   listWebhookDeliveriesQuery,
+  resourceDeleted,
   updateWebhookEndpointRequest,
   webhookDeliveryPage,
   webhookDeliveryView,
@@ -12,7 +14,6 @@ import {
   webhookEndpointWithSecret,
 } from '@memory/core';
 import { z } from 'zod';
-import { envelope, resourceDeleted } from '@memory/core/schemas/responses';
 import { defineOperation, ok, problem, tenantErrors } from '@/lib/operation';
 
 const notFound = problem('No such endpoint (or delivery) for this tenant; another tenant’s is 404 too.');

@@ -1,5 +1,4 @@
-import { getCustomerProfile } from '@memory/core/domains/support';
-import { customerPathParams } from '@memory/core/schemas/domains';
+import { customerPathParams, getCustomerProfile } from '@memory/core';
 import { requireTenant, respond, route, validate } from '@/lib/http';
 
 export const GET = route<{ external_user_id: string }>(async (ctx) => {

@@ -1,5 +1,4 @@
-import { clientIp } from '@memory/core/console/rules';
-import { sendPassportCode } from '@memory/core';
+import { clientIp, sendPassportCode } from '@memory/core';
 import { mailerFor } from '@/lib/console';
 import { readJson, respond, route } from '@/lib/http';
 import * as operations from '@/app/v1/uui/operations';

@@ -1,5 +1,4 @@
-import { Errors } from '@memory/core';
-import { createAdminUser } from '@memory/core/console/admins';
+import { Errors, createAdminUser } from '@memory/core';
 import { isUuid, json, readJson, requireAdmin, route } from '@/lib/http';
 import * as operations from '@/app/v1/admin/operations';
 
