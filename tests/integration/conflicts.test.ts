@@ -2,6 +2,7 @@
  * Conflict governance end to end: writers with different authority, recency, near-duplicates, and a review
  * for equally trusted claims that a person resolves — on both engines.
  */
+import { envelope, reviewPage, reviewView } from '@memory/core';
 import { describe, expect, it } from 'vitest';
 import { type Api, servers, tenantApi } from './client';
 
@@ -90,6 +91,7 @@ describe.each(servers())('conflicts on $name', (server) => {
 
     const open = await api.get('/v1/tenant/reviews?status=open');
     expect(open.body.data.items.length).toBe(1);
+    expect(() => envelope(reviewPage).parse(open.body)).not.toThrow(); // as documented in /v1/openapi.json
     const review = open.body.data.items[0];
     expect(review).toMatchObject({ subject: 'residence', status: 'open', external_user_id: 'c5', resolution_memory_id: null });
     expect(review.claims.map((c: any) => [c.content, c.status, c.provenance.service])).toEqual([
@@ -106,6 +108,9 @@ describe.each(servers())('conflicts on $name', (server) => {
     const resolved = await api.post(`/v1/tenant/reviews/${review.id}/resolve`, { chosen_memory_id: porto, note: 'user confirmed by phone' });
     expect(resolved.status).toBe(200);
     expect(resolved.body.data).toMatchObject({ status: 'resolved', resolution_memory_id: porto, resolved_by: expect.stringMatching(/^api_key:/) });
+    expect(() => envelope(reviewView).parse(resolved.body)).not.toThrow();
+    const one = await api.get(`/v1/tenant/reviews/${review.id}`);
+    expect(() => envelope(reviewView).parse(one.body)).not.toThrow();
     expect((await api.post(`/v1/tenant/reviews/${review.id}/resolve`, { chosen_memory_id: porto })).status).toBe(409);
 
     const after = await api.post('/v1/memories/retrieve', { external_user_id: 'c5', query: 'where does the user live' });

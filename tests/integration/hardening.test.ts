@@ -4,6 +4,7 @@
  * with problem+json, and the readiness probe.
  */
 import http from 'node:http';
+import { liveness, readiness } from '@memory/core';
 import { describe, expect, it } from 'vitest';
 import { Api, type ApiResponse, servers, tenantApi } from './client';
 import { ConsoleClient } from './console-client';
@@ -146,6 +147,9 @@ describe.each(servers())('hostile input on $name', (server) => {
       jobs: { mode: 'embedded', runner: 'running', backlog: { depth: expect.any(Number), oldest_wait_seconds: expect.any(Number) } },
     });
     expect(['normal', 'delayed']).toContain(ready.body.jobs.backlog.processing_status);
+    // the documented schemas (/v1/openapi.json) describe what is answered
+    expect(() => liveness.parse(live.body)).not.toThrow();
+    expect(() => readiness.parse(ready.body)).not.toThrow();
   });
 
   it("runs its jobs' extraction and store preparation on an extraction thread, not the event loop", async () => {

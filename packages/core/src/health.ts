@@ -5,21 +5,12 @@
  */
 import { type Db, sql } from '@memory/db';
 import type { ExtractionThreads } from './jobs/threads';
-import { type BacklogHealth, sampleBacklog, estimateBacklog } from './quota/backlog';
+import { sampleBacklog, estimateBacklog } from './quota/backlog';
+import type { readiness } from './schemas/responses';
+import type { z } from 'zod';
 
-export interface Readiness {
-  status: 'ready' | 'not_ready';
-  database: { status: 'ok' | 'unavailable'; engine: 'postgres' | 'pglite'; latency_ms: number | null };
-  jobs: {
-    mode: 'embedded' | 'inngest';
-    /** `running`: this process's embedded runner polls; `off`: MEMORY_EMBEDDED_WORKER=off; `inngest`: Inngest runs jobs. */
-    runner: 'running' | 'off' | 'inngest';
-    /** null when the database is unavailable. */
-    backlog: (BacklogHealth & { depth: number; oldest_wait_seconds: number }) | null;
-    /** This process's extraction threads (MEMORY_EXTRACTION_THREADS, docs/workers.md); null when jobs' CPU work stays on the event loop. */
-    threads: { size: number; started: number; calls: number; failures: number } | null;
-  };
-}
+/** The body of GET /v1/health/ready; its schema (schemas/responses.ts) is what the OpenAPI document shows. */
+export type Readiness = z.infer<typeof readiness>;
 
 /** How long the database check waits before it calls the database unavailable. */
 export const READINESS_TIMEOUT_MS = 2_000;

@@ -102,3 +102,4 @@ export * from './schemas/responses';
 export * from './schemas/settings';
 export * from './tenants/overview';
 export * from './tenants/settings';
+export * from './schemas/console';

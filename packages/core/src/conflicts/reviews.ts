@@ -21,20 +21,10 @@ export type { ClaimRevisionView };
 import { decodeCursor, keysetPage } from '../pagination';
 import type { Principal } from '../tenants/tenants';
 import type { MemoryRecord } from '../schemas/memories';
+import type { reviewView } from '../schemas/provenance';
+import type { z } from 'zod';
 
-export interface ReviewView {
-  id: string;
-  external_user_id: string;
-  subject: string;
-  question: string;
-  status: ReviewStatus;
-  claims: MemoryRecord[];
-  resolution_memory_id: string | null;
-  resolved_by: string | null;
-  resolution_note: string | null;
-  created_at: string;
-  resolved_at: string | null;
-}
+export type ReviewView = z.infer<typeof reviewView>;
 
 type ReviewRow = typeof reviews.$inferSelect & { externalUserId: string };
 

@@ -1,19 +1,13 @@
 /** Console admin users: created by the operator (CLI or admin API), one tenant each, unique by e-mail. */
 import { randomUUID } from 'node:crypto';
 import { type Db, adminUsers, eq, tenants } from '@memory/db';
-import { z } from 'zod';
 import { Errors } from '../errors';
+import { type AdminView } from '../schemas/console';
 import { adminEmail, normalizeEmail } from '../schemas/email';
 
 export { adminEmail };
+export type { AdminView };
 
-export const createAdminRequest = z.object({ email: adminEmail }).strict().meta({ id: 'CreateAdminRequest' });
-
-export interface AdminView {
-  admin_id: string;
-  tenant_id: string;
-  email: string;
-}
 
 const UNIQUE_VIOLATION = '23505';
 

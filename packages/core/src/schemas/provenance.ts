@@ -1,7 +1,9 @@
+import { REVIEW_STATUSES } from '@memory/db';
 import { z } from 'zod';
 import { MEMORY_CATEGORIES } from '../categories';
 import { externalUserId } from './common';
 import { LIMITS } from './limits';
+import { memoryRecord } from './memories';
 
 /** Documented bounds of writer priorities (docs/provenance.md). Higher wins. */
 export const PRIORITY_MIN = 0;
@@ -107,6 +109,23 @@ export const listReviewsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().max(512).optional(),
 });
+
+/** A conflict review: the question, both claims (as memories with provenance) and how it was resolved. */
+export const reviewView = z
+  .object({
+    id: z.string().uuid(),
+    external_user_id: z.string(),
+    subject: z.string(),
+    question: z.string(),
+    status: z.enum(REVIEW_STATUSES),
+    claims: z.array(memoryRecord),
+    resolution_memory_id: z.string().uuid().nullable(),
+    resolved_by: z.string().nullable(),
+    resolution_note: z.string().nullable(),
+    created_at: z.string(),
+    resolved_at: z.string().nullable(),
+  })
+  .meta({ id: 'Review' });
 
 export const resolveReviewRequest = z
   .object({

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { globalAgentPublic } from './passport';
-import { apiKeyView, sourceEventView } from './provenance';
+import { apiKeyView, reviewView, sourceEventView } from './provenance';
 
 /** The success envelope of the spec: `{ data, request_id, timestamp }`. */
 export const envelope = <T extends z.ZodType>(data: T) =>
@@ -34,3 +34,30 @@ export const connectionDisconnected = z.object({ id: z.string().uuid(), disconne
 
 /** GET /v1/uui/organisations: the public directory. */
 export const directoryPage = page(globalAgentPublic);
+
+/** GET /v1/tenant/reviews. */
+export const reviewPage = page(reviewView);
+
+/** GET /v1/health: liveness, no dependency checked. */
+export const liveness = z.object({ status: z.literal('ok') });
+
+/** GET /v1/health/ready (200): the database, the job runner, the extraction backlog and the extraction threads. */
+export const readiness = z
+  .object({
+    status: z.enum(['ready', 'not_ready']),
+    database: z.object({ status: z.enum(['ok', 'unavailable']), engine: z.enum(['postgres', 'pglite']), latency_ms: z.number().nullable() }),
+    jobs: z.object({
+      mode: z.enum(['embedded', 'inngest']),
+      runner: z.enum(['running', 'off', 'inngest']),
+      backlog: z
+        .object({
+          depth: z.number().int(),
+          oldest_wait_seconds: z.number(),
+          processing_status: z.enum(['normal', 'delayed']),
+          processing_eta_seconds: z.number().nullable(),
+        })
+        .nullable(),
+      threads: z.object({ size: z.number().int(), started: z.number().int(), calls: z.number().int(), failures: z.number().int() }).nullable(),
+    }),
+  })
+  .meta({ id: 'Readiness' });

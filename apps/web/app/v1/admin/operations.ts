@@ -3,6 +3,7 @@
  * verification. lib/openapi.ts assembles them into the document.
  */
 import {
+  adminView,
   createAdminRequest,
   createTenantRequest,
   createTenantResponse,
@@ -11,7 +12,7 @@ import {
   planChangeRequest,
   usageReport,
 } from '@memory/core';
-import { adminSecurity, adminUnauthorized, defineOperation, described, ok, problem, tenantErrors } from '@/lib/operation';
+import { adminSecurity, adminUnauthorized, defineOperation, ok, problem, tenantErrors } from '@/lib/operation';
 
 const noSuchTenant = problem('No admin token configured, or no such tenant.');
 
@@ -58,7 +59,7 @@ export const createConsoleAdmin = defineOperation({
   security: adminSecurity,
   body: createAdminRequest,
   responses: {
-    '201': described('`{ data: { admin_id, tenant_id, email } }`'),
+    '201': ok(envelope(adminView), 'Created'),
     '401': adminUnauthorized,
     '404': noSuchTenant,
     '409': problem('An admin with this email exists.'),

@@ -1,5 +1,6 @@
 /** Liveness and readiness (routes below this folder, not authenticated); lib/openapi.ts assembles them. */
-import { defineOperation, described, problem } from '@/lib/operation';
+import { liveness, readiness } from '@memory/core';
+import { defineOperation, ok, problem } from '@/lib/operation';
 
 export const health = defineOperation({
   method: 'get',
@@ -7,7 +8,7 @@ export const health = defineOperation({
   operationId: 'health',
   summary: 'Liveness',
   security: [],
-  responses: { '200': described('`{"status":"ok"}`') },
+  responses: { '200': ok(liveness, 'Alive (no dependency is checked)') },
 });
 
 export const healthReady = defineOperation({
@@ -18,9 +19,7 @@ export const healthReady = defineOperation({
   description: 'See docs/operations.md. Not authenticated; reveals no tenant data.',
   security: [],
   responses: {
-    '200': described(
-      '`{ status: "ready", database: { status, engine, latency_ms }, jobs: { mode, runner, backlog: { depth, oldest_wait_seconds, processing_status, processing_eta_seconds }, threads: { size, started, calls, failures } | null } }`',
-    ),
+    '200': ok(readiness, 'Ready'),
     '503': problem('`database_unavailable`: the database did not answer within 2 s; `database` and `jobs` as above (`backlog: null`).'),
   },
 });

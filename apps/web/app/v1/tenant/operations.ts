@@ -20,6 +20,8 @@ import {
   listReviewsQuery,
   listSourceEventsQuery,
   resolveReviewRequest,
+  reviewPage,
+  reviewView,
   serviceWriterView,
   sourceEventPage,
   supportStatsQuery,
@@ -31,7 +33,7 @@ import {
   usageReport,
 } from '@memory/core';
 import { z } from 'zod';
-import { defineOperation, described, ok, problem, tenantErrors } from '@/lib/operation';
+import { defineOperation, ok, problem, tenantErrors } from '@/lib/operation';
 
 const noSuchReview = problem('No such review for this tenant.');
 const notCustomerSupport = problem('`conflict`: the tenant’s domain schema is not `customer_support`.');
@@ -212,7 +214,7 @@ export const listReviews = defineOperation({
   summary: 'Conflicts between equally trusted claims, waiting for (or resolved by) a person',
   description: 'See docs/conflicts.md for the fields. Newest first; `limit` 1–100.',
   query: listReviewsQuery,
-  responses: { '200': described('`{ data: { items: Review[], limit, next_cursor } }`'), ...tenantErrors },
+  responses: { '200': ok(envelope(reviewPage)), ...tenantErrors },
 });
 
 export const getReview = defineOperation({
@@ -220,7 +222,7 @@ export const getReview = defineOperation({
   path: '/v1/tenant/reviews/{review_id}',
   operationId: 'getReview',
   summary: 'One review with both claims and their provenance',
-  responses: { '200': described('`{ data: Review }`'), '401': tenantErrors['401'], '404': noSuchReview },
+  responses: { '200': ok(envelope(reviewView)), '401': tenantErrors['401'], '404': noSuchReview },
 });
 
 export const resolveReview = defineOperation({
@@ -230,7 +232,7 @@ export const resolveReview = defineOperation({
   summary: 'Keep one claim: it becomes active, the other is archived; both changes go to the ledger',
   body: resolveReviewRequest,
   responses: {
-    '200': described('`{ data: Review }` (resolved)'),
+    '200': ok(envelope(reviewView), 'The review, resolved'),
     '401': tenantErrors['401'],
     '404': noSuchReview,
     '409': problem('`conflict`: the review is already resolved.'),
