@@ -41,6 +41,15 @@ module.exports = {
       to: { path: '^apps/' },
     },
     {
+      name: 'client-stands-alone',
+      comment:
+        'The published @memory/client runs on fetch and WebCrypto only: its code imports no workspace package, npm ' +
+        'module or Node built-in (its tests may); its types are generated into it (scripts/generate-client-types.ts).',
+      severity: 'error',
+      from: { path: '^packages/client/src/', pathNot: '(\\.test\\.ts$|^packages/client/src/testing/)' },
+      to: { pathNot: '^packages/client/src/' },
+    },
+    {
       name: 'schemas-are-a-leaf',
       comment: 'packages/core/src/schemas (request/response zod schemas) imports only leaf modules, no domain folder.',
       severity: 'error',
