@@ -29,6 +29,12 @@ describe('Transport', () => {
     expect(calls[0].headers['idempotency-key']).toBeUndefined();
   });
 
+  it('keeps a body whole when it has fields beside data, request_id and timestamp (retrieve)', async () => {
+    const retrieved = { data: [{ id: 'm' }], system_prompt_addition: 'x', request_id: 'r', timestamp: 't' };
+    const { t } = transport([json(200, retrieved)]);
+    expect(await t.send({ method: 'POST', path: '/v1/memories/retrieve', body: {} })).toEqual(retrieved);
+  });
+
   it('returns a body without envelope as it is', async () => {
     const { t } = transport([json(200, { job_id: null, status: 'L2', request_id: 'r' })]);
     expect(await t.send({ method: 'POST', path: '/v1/memories/add', body: {} })).toEqual({ job_id: null, status: 'L2', request_id: 'r' });

@@ -151,7 +151,12 @@ async function readJson(res: Response): Promise<unknown> {
   return text ? JSON.parse(text) : undefined;
 }
 
+const ENVELOPE_KEYS = new Set(['data', 'request_id', 'timestamp']);
+
+/** The envelope `{ data, request_id, timestamp }` gives its `data`; any other body (retrieve's has a `data` field too) stays whole. */
 function unwrap(body: unknown): unknown {
-  if (body && typeof body === 'object' && 'data' in body && 'request_id' in body) return (body as { data: unknown }).data;
+  if (body && typeof body === 'object' && !Array.isArray(body) && 'data' in body && Object.keys(body).every((k) => ENVELOPE_KEYS.has(k))) {
+    return (body as { data: unknown }).data;
+  }
   return body;
 }

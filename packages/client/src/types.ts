@@ -23,8 +23,16 @@ type Success<O> = O extends { responses: infer R }
 
 /** The JSON body of an operation's success response, as sent (with the `{ data, request_id, timestamp }` envelope). */
 export type ResponseBody<K extends OperationId> = Success<operations[K]>;
-/** What the client returns: the envelope's `data`, or the whole body when the response has no envelope. */
-export type Result<K extends OperationId> = ResponseBody<K> extends { data: infer D; request_id: string } ? D : ResponseBody<K>;
+type Unwrapped<T> = T extends { data: infer D; request_id: string; timestamp: string }
+  ? [Exclude<keyof T, 'data' | 'request_id' | 'timestamp'>] extends [never]
+    ? D
+    : T
+  : T;
+/**
+ * What the client returns: the envelope's `data` when the body is exactly `{ data, request_id, timestamp }`, else
+ * the whole body (add and retrieve answers carry `request_id` beside their own fields; retrieve's `data` is a field).
+ */
+export type Result<K extends OperationId> = Unwrapped<ResponseBody<K>>;
 /** The JSON request body of an operation. */
 export type RequestBody<K extends OperationId> = operations[K] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 /** The query parameters of an operation. */
