@@ -14,7 +14,7 @@ from typing import Any, Iterator, List
 
 import pytest
 
-from memory_service import JobWaiter, MemoryApiError, MemoryClient, WebhookVerificationError, verify_webhook
+from memory_service import JobWaiter, MemoryApiError, MemoryClient, Message, WebhookVerificationError, verify_webhook
 
 
 def setting(name: str) -> str:
@@ -36,7 +36,7 @@ def user() -> str:
     return f"py-{uuid.uuid4().hex[:12]}"
 
 
-def say(content: str) -> List[Any]:
+def say(content: str) -> List[Message]:
     return [{"role": "user", "content": content}]
 
 
@@ -55,10 +55,12 @@ def test_adds_waits_retrieves_lists_gives_feedback_exports_and_deletes(client: M
     assert [m["id"] for m in listed] == [m["id"] for m in client.memories.list(user, limit=100)["items"]]
 
     key = f"fb-{uuid.uuid4().hex}"
-    once = client.feedback.send(found["retrieval_id"], "used_successfully", idempotency_key=key)
-    assert client.feedback.send(found["retrieval_id"], "used_successfully", idempotency_key=key) == once
+    retrieval_id = found["retrieval_id"]
+    assert retrieval_id
+    once = client.feedback.send(retrieval_id, "used_successfully", idempotency_key=key)
+    assert client.feedback.send(retrieval_id, "used_successfully", idempotency_key=key) == once
     with pytest.raises(MemoryApiError) as again:
-        client.feedback.send(found["retrieval_id"], "used_successfully")
+        client.feedback.send(retrieval_id, "used_successfully")
     assert (again.value.status, again.value.code) == (409, "conflict")
 
     bundle = client.memories.export(user)

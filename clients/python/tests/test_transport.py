@@ -7,7 +7,7 @@ from typing import Iterator, List
 import pytest
 from fake_server import FakeServer, envelope
 
-from memory_service import MemoryApiError, MemoryClient, MemoryTimeoutError, parse_retry_after
+from memory_service import MemoryApiError, MemoryClient, MemoryTimeoutError, Message, parse_retry_after
 
 
 @pytest.fixture
@@ -27,7 +27,7 @@ def client(server: FakeServer, slept: List[float]) -> MemoryClient:
     return MemoryClient(server.url + "/v1/", "mem_sk_test", sleep=slept.append, retry_delay=0.1)
 
 
-MESSAGES = [{"role": "user", "content": "I live in Lisbon."}]
+MESSAGES: List[Message] = [{"role": "user", "content": "I live in Lisbon."}]
 
 
 def test_unwraps_the_envelope_and_sends_the_key(server: FakeServer, client: MemoryClient) -> None:
