@@ -2,9 +2,10 @@
  * The Python client (clients/python) and examples/python/quickstart.py against the shared servers on both engines:
  * pytest runs the package's unit and live tests (MEMORY_REQUIRE_LIVE=1, so a missing setting fails instead of
  * skipping) with a fresh tenant's key, an agent key and an approved user's X-Service-UUI token in the environment;
- * then the quickstart runs as a newcomer would. Needs python3 with pytest (Debian: apt-get install -y python3-pytest).
+ * then the quickstart and README's example run as a newcomer would. Needs python3 with pytest (Debian: apt-get install -y python3-pytest).
  */
 import { execFile, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Api, servers } from './client';
@@ -12,6 +13,15 @@ import { connectAgent, rand, signInPassport } from './passport-flow';
 import { ROOT } from './server';
 
 const PYTHON = process.env.PYTHON ?? 'python3';
+
+/** The first python block of README's "## Python client" section. */
+function readmeExample(): string {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('\n## Python client\n'));
+  const block = /```python\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!block) throw new Error('README has no python example under "## Python client"');
+  return block;
+}
 
 interface Run {
   code: number | null;
@@ -66,5 +76,18 @@ describe.each(servers())('the Python client on $name', (server) => {
     expect(result.output).toContain('Lisbon');
     const listed = await new Api(server).withKey(tenant.api_key).get(`/v1/memories?external_user_id=${user}`);
     expect(listed.body.data.items.length, JSON.stringify(listed.body)).toBeGreaterThan(0);
+  });
+
+  it("runs README's Python example", { timeout: 120_000 }, async () => {
+    const tenant = await new Api(server).createTenant();
+    const result = await run(['-c', readmeExample()], {
+      PYTHONPATH: path.join(ROOT, 'clients', 'python'),
+      MEMORY_URL: server.baseUrl,
+      MEMORY_API_KEY: tenant.api_key,
+    });
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toContain('queued completed');
+    expect(result.output).toContain('Lisbon');
+    expect(result.output).toContain('404 not_found');
   });
 });
