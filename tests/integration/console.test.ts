@@ -359,5 +359,5 @@ describe('admin create from the CLI', () => {
     expect(unknown?.stderr).toMatch(/not found/);
     const bad = await failure(cli(['admin', 'create', '--tenant', tenant.tenant_id, '--email', 'nope']));
     expect(bad?.code).toBe(2);
-  });
+  }, 180_000); // five CLI processes, each starting tsx: about 30 s on an idle two-core machine, much more under load
 });
