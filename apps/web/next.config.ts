@@ -2,7 +2,7 @@ import type { NextConfig } from 'next';
 
 const config: NextConfig = {
   // Workspace packages ship TypeScript sources; Next compiles them with the app.
-  transpilePackages: ['@memory/api', '@memory/core', '@memory/db', '@memory/jobs', '@memory/sdk'],
+  transpilePackages: ['@memory/api', '@memory/core', '@memory/db', '@memory/jobs', '@memory/mcp', '@memory/sdk'],
   // PGlite loads its WASM and data files from its own package directory at run time; so do the offline
   // sentence encoder's packages (model weights, vocabulary, .wasm), which only its worker thread requires.
   serverExternalPackages: [

@@ -1,0 +1,2 @@
+// The app's /mcp route uses the server factory; the stdio launcher (bin/memory-mcp.mjs → src/launcher.ts) stands apart.
+export * from './server';
