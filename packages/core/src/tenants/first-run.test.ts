@@ -4,7 +4,7 @@ import { loadConfig } from '../config';
 import { sha256Hex } from '../crypto';
 import { useMemoryDatabase } from '../testing/memory-database';
 import { DEV_ADMIN_EMAIL, createDevTenantIfFirstRun, firstRunBanner } from './first-run';
-import { authenticateApiKey } from './tenants';
+import { authenticateApiKey, listTenants } from './tenants';
 
 describe('MEMORY_DEV_TENANT', () => {
   it('creates the development tenant by default only on the embedded database', () => {
@@ -34,6 +34,9 @@ describe('createDevTenantIfFirstRun', () => {
     const rows = await db.select({ id: tenants.id, plan: tenants.plan }).from(tenants);
     expect(rows).toEqual([{ id: first!.tenant_id, plan: 'free' }]);
     expect(await db.select({ email: adminUsers.email }).from(adminUsers)).toEqual([{ email: DEV_ADMIN_EMAIL }]);
+    expect(await listTenants(db)).toEqual([
+      { tenant_id: first!.tenant_id, name: 'development', plan: 'free', created_at: expect.any(String), active_api_keys: 1 },
+    ]);
   });
 });
 

@@ -48,7 +48,8 @@ export async function listTenants(db: Db): Promise<TenantListItem[]> {
       name: tenants.name,
       plan: tenants.plan,
       createdAt: tenants.createdAt,
-      keys: sql<number>`(SELECT count(*) FROM ${apiKeys} WHERE ${apiKeys.tenantId} = ${tenants.id} AND ${apiKeys.revokedAt} IS NULL)::int`,
+      // written out: inside a select, drizzle names columns without their table, and `id` would be the key's
+      keys: sql<number>`(SELECT count(*) FROM api_keys k WHERE k.tenant_id = tenants.id AND k.revoked_at IS NULL)::int`,
     })
     .from(tenants)
     .orderBy(asc(tenants.createdAt), asc(tenants.id));
