@@ -11,6 +11,8 @@ import {
   createQuotaDeps,
   createLogger,
   createRetrievalDeps,
+  createDevTenantIfFirstRun,
+  firstRunBanner,
   wordVectors,
   loadConfig,
 } from '@memory/core';
@@ -66,12 +68,25 @@ export async function bootOrExit(): Promise<void> {
   }
 }
 
+/**
+ * The first start on an empty database (by default only the embedded one; MEMORY_DEV_TENANT) creates the
+ * development tenant. Its key goes to stdout once, for the operator's terminal, and never to the JSON log.
+ */
+async function announceFirstRun(config: AppConfig, db: Db): Promise<void> {
+  if (!config.devTenant) return;
+  const tenant = await createDevTenantIfFirstRun(db, { plan: config.quota.defaultPlan });
+  if (!tenant) return;
+  const signInCodes = config.mail.devMailbox ? 'mailbox' : config.mail.smtpUrl ? 'smtp' : 'nowhere';
+  process.stdout.write(firstRunBanner(tenant, { baseUrl: `http://localhost:${config.port}`, signInCodes }));
+}
+
 async function boot(): Promise<Runtime> {
   const config = loadConfig();
   const log = createLogger(config.logLevel);
   if (config.database.kind === 'pglite') acquireDataDirLock(config.database.dataDir);
   const database = createDatabase(config.database);
   await runMigrations(config.database, database);
+  await announceFirstRun(config, database.db);
   // MEMORY_EXTRACTOR picks the provider (an LLM falls back to the built-in one, docs/llm-providers.md); the runner
   // and periodic tasks run here unless MEMORY_EMBEDDED_WORKER=off leaves them to worker processes (docs/workers.md).
   const background = await startBackground(config, database.db, log, {

@@ -2,6 +2,7 @@
  * Operator CLI. Works against DATABASE_URL, or against the embedded data directory when no server holds it.
  *
  *   npm run -s cli -- tenant create --name acme [--plan free] [--json]
+ *   npm run -s cli -- tenant list [--json]
  *   npm run -s cli -- tenant plan --id <tenant_id> --plan pro [--budget add_calls=5000] [--user-writes-per-minute 30] [--json]
  *   npm run -s cli -- tenant usage --id <tenant_id> [--json]
  *   npm run -s cli -- admin create --tenant <tenant_id> --email ada@example.com [--json]
@@ -16,11 +17,13 @@ import {
   PLAN_IDS,
   type PlanId,
   type PlanOverrides,
+  type TenantListItem,
   type UsageReport,
   adminEmail,
   createAdminUser,
   createTenant,
   getUsageReport,
+  listTenants,
   loadConfig,
   setTenantPlan,
   verifyGlobalAgent,
@@ -35,6 +38,7 @@ import {
 
 const USAGE = `usage:
   cli tenant create --name <name> [--plan <plan>] [--json]  create a tenant and print its API key (shown once)
+  cli tenant list [--json]                                  every tenant: id, name, plan, creation time, active keys
   cli tenant plan --id <tenant_id> --plan <plan> [--budget <unit>=<n|none>]… [--user-writes-per-minute <n|none>]
                   [--tenant-writes-per-minute <n|none>] [--json]
                                                             set the tenant's plan (free, pro, enterprise, unlimited; a new
@@ -47,6 +51,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Command =
   | { kind: 'tenant'; name: string; plan: PlanId | null }
+  | { kind: 'tenant-list' }
   | { kind: 'tenant-plan'; tenantId: string; plan: PlanId; overrides: PlanOverrides }
   | { kind: 'tenant-usage'; tenantId: string }
   | { kind: 'admin'; tenantId: string; email: string }
@@ -108,6 +113,7 @@ function parseCommand(positionals: string[], values: Flags): Command {
     if (name.length > 200) throw new UsageError('--name must be at most 200 characters');
     return { kind: 'tenant', name, plan: parsePlan(values.plan, false) };
   }
+  if (resource === 'tenant' && action === 'list') return { kind: 'tenant-list' };
   if (resource === 'tenant' && action === 'plan') {
     const id = tenantId(values, 'tenant plan');
     return { kind: 'tenant-plan', tenantId: id, plan: parsePlan(values.plan, true)!, overrides: parseOverrides(values) };
@@ -169,6 +175,11 @@ async function main(argv: string[]): Promise<number> {
       else process.stdout.write(`agent ${agent.name} verified\n  agent_id: ${agent.id}\n`);
       return 0;
     }
+    if (command.kind === 'tenant-list') {
+      const list = await listTenants(database.db);
+      process.stdout.write(values.json ? `${JSON.stringify(list)}\n` : describeTenants(list));
+      return 0;
+    }
     if (command.kind === 'admin') {
       const admin = await createAdminUser(database.db, command.tenantId, command.email);
       if (values.json) process.stdout.write(`${JSON.stringify(admin)}\n`);
@@ -198,6 +209,13 @@ async function main(argv: string[]): Promise<number> {
     await database.close();
     if (dataDir) releaseDataDirLock(dataDir);
   }
+}
+
+function describeTenants(list: TenantListItem[]): string {
+  if (list.length === 0) return 'no tenants (create one with: cli tenant create --name <name>)\n';
+  return list
+    .map((t) => `${t.tenant_id}  ${t.name}  plan ${t.plan}  created ${t.created_at}  ${t.active_api_keys} active key(s)\n`)
+    .join('');
 }
 
 function describeUsage(r: UsageReport): string {

@@ -74,6 +74,11 @@ const envSchema = z.object({
    * `auto`: on only with the embedded database and no SMTP (a local install); `on`/`off` force it.
    */
   MEMORY_DEV_MAILBOX: z.enum(['auto', 'on', 'off']).default('auto'),
+  /**
+   * The development tenant of the first start (tenants/first-run.ts): created, with its key printed once, when the
+   * database has no tenant. `auto`: only on the embedded database; `on` also on PostgreSQL; `off` never.
+   */
+  MEMORY_DEV_TENANT: z.enum(['auto', 'on', 'off']).default('auto'),
   /** Which extraction provider jobs use (docs/llm-providers.md). `openai-chat` needs MEMORY_LLM_BASE_URL and MEMORY_LLM_MODEL. */
   MEMORY_EXTRACTOR: z.enum(['builtin', 'openai-chat']).default('builtin'),
   MEMORY_LLM_BASE_URL: httpUrl.optional(),
@@ -229,6 +234,8 @@ function toAppConfig(e: z.output<typeof envSchema>, baseDir: string) {
     port: e.PORT,
     database,
     adminToken: e.MEMORY_ADMIN_TOKEN ?? null,
+    /** Whether a start on a database without tenants creates the development tenant (MEMORY_DEV_TENANT). */
+    devTenant: e.MEMORY_DEV_TENANT === 'on' || (e.MEMORY_DEV_TENANT === 'auto' && !e.DATABASE_URL),
     /** MEMORY_TRUSTED_PROXIES, parsed: the hops whose X-Forwarded-For names the client. */
     trustedProxies: parseTrustedProxies(e.MEMORY_TRUSTED_PROXIES),
     logLevel: e.MEMORY_LOG_LEVEL,

@@ -54,6 +54,7 @@ export * from './schemas/memories';
 export * from './schemas/provenance';
 export * from './tenants/keys';
 export * from './tenants/tenants';
+export * from './tenants/first-run';
 export * from './schemas/passport';
 export * from './passport/rules';
 export * from './passport/agents';

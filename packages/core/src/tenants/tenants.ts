@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Db, apiKeys, and, eq, isNull, tenants } from '@memory/db';
+import { type Db, apiKeys, and, asc, eq, isNull, sql, tenants } from '@memory/db';
 import { LRUCache } from 'lru-cache';
 import { generateKey, sha256Hex } from '../crypto';
 import type { PlanId } from '../schemas/memories';
@@ -29,6 +29,37 @@ export async function createTenant(db: Db, name: string, opts: { plan?: PlanId }
     });
   });
   return { tenant_id: tenantId, name, api_key: key.key, api_key_id: keyId };
+}
+
+export interface TenantListItem {
+  tenant_id: string;
+  name: string;
+  plan: string;
+  created_at: string;
+  /** API keys not revoked. */
+  active_api_keys: number;
+}
+
+/** Every tenant, oldest first, for the operator (`cli tenant list`). Keys themselves are never readable. */
+export async function listTenants(db: Db): Promise<TenantListItem[]> {
+  const rows = await db
+    .select({
+      id: tenants.id,
+      name: tenants.name,
+      plan: tenants.plan,
+      createdAt: tenants.createdAt,
+      // written out: inside a select, drizzle names columns without their table, and `id` would be the key's
+      keys: sql<number>`(SELECT count(*) FROM api_keys k WHERE k.tenant_id = tenants.id AND k.revoked_at IS NULL)::int`,
+    })
+    .from(tenants)
+    .orderBy(asc(tenants.createdAt), asc(tenants.id));
+  return rows.map((r) => ({
+    tenant_id: r.id,
+    name: r.name,
+    plan: r.plan,
+    created_at: r.createdAt.toISOString(),
+    active_api_keys: Number(r.keys),
+  }));
 }
 
 export { type Actor, type Principal, type TenantAuth, apiKeyActor } from '../principal';
