@@ -31,7 +31,7 @@ export function registerAgentTools(server: McpServer, ctx: ToolContext, auth: Un
       inputSchema: universalAddRequest.shape,
     },
     (args) =>
-      guarded(ctx, async (requestId) => {
+      guarded(ctx, args, async (requestId) => {
         return outcomeAnswer(await addUniversalMemories(deps, auth, universalAddRequest.parse(args), { requestId }));
       }),
   );
@@ -42,8 +42,9 @@ export function registerAgentTools(server: McpServer, ctx: ToolContext, auth: Un
       description: 'The status of an add_memory job (`completed` once its memories are searchable).',
       inputSchema: { job_id: z.string().min(1).max(64).describe('The job_id add_memory returned.') },
     },
-    ({ job_id }) =>
-      guarded(ctx, async (requestId) => {
+    (args) =>
+      guarded(ctx, args, async (requestId) => {
+        const { job_id } = args;
         const owner = { passportUserId: auth.passportUserId, agentId: auth.agent.id };
         const job = isUuid(job_id) ? await getUniversalJobView(deps.db, owner, job_id) : null;
         if (!job) throw Errors.notFound(`Universal job ${job_id}`);
@@ -60,7 +61,7 @@ export function registerAgentTools(server: McpServer, ctx: ToolContext, auth: Un
       inputSchema: universalRetrieveRequest.shape,
     },
     (args) =>
-      guarded(ctx, async (requestId) => {
+      guarded(ctx, args, async (requestId) => {
         return searchAnswer(await retrieveUniversalMemories(deps.retrieval, auth, universalRetrieveRequest.parse(args), { requestId }));
       }),
   );

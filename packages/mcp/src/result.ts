@@ -2,7 +2,7 @@
  * How a tool answers: a domain result as JSON text plus `structuredContent`, or a domain error as the same
  * problem+json body the REST API would send, marked `isError` so the model sees why the call failed.
  */
-import { type Logger, describeError, toProblem } from '@memory/core';
+import { type Logger, assertStorableText, describeError, toProblem } from '@memory/core';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 export function ok(data: Record<string, unknown>, lead?: string): CallToolResult {
@@ -22,13 +22,19 @@ export function outcomeAnswer(outcome: { httpStatus: number; body: unknown }): C
   return outcome.httpStatus >= 400 ? failed(body) : ok(body);
 }
 
-/** Runs a tool's handler; a thrown error becomes the tool's problem answer (logged when unexpected, like `route`). */
+/**
+ * Runs a tool's handler; a thrown error becomes the tool's problem answer (logged when unexpected, like `route`).
+ * The arguments first pass the parsing seam's rule for text PostgreSQL cannot store (NUL, unpaired surrogates):
+ * 422 `validation_failed` naming the field, as on /v1, never a database error.
+ */
 export async function guarded(
   ctx: { requestId: () => string; deps: { log?: Logger } },
+  args: unknown,
   run: (requestId: string) => Promise<CallToolResult>,
 ): Promise<CallToolResult> {
   const requestId = ctx.requestId();
   try {
+    assertStorableText(args);
     return await run(requestId);
   } catch (err) {
     const { problem, unexpected } = toProblem(err, requestId, '/mcp');

@@ -32,15 +32,16 @@ export function registerTenantTools(server: McpServer, ctx: ToolContext, auth: T
       inputSchema: addRequest.shape,
     },
     (args) =>
-      guarded(ctx, async (requestId) => {
+      guarded(ctx, args, async (requestId) => {
         return outcomeAnswer(await addMemories(deps, auth, addRequest.parse(args), { requestId }));
       }),
   );
   server.registerTool(
     'get_job',
     { title: 'Get an extraction job', description: 'The status of an add_memory job: done once it leaves `queued` and `running` (`completed` or `processed`; `failed`, `dead`).', inputSchema: jobId },
-    ({ job_id }) =>
-      guarded(ctx, async (requestId) => {
+    (args) =>
+      guarded(ctx, args, async (requestId) => {
+        const { job_id } = args;
         const job = isUuid(job_id) ? await getJobView(deps.db, auth.tenantId, job_id) : null;
         if (!job) throw Errors.notFound(`Job ${job_id}`);
         return ok(job as unknown as Record<string, unknown>);
@@ -56,7 +57,7 @@ export function registerTenantTools(server: McpServer, ctx: ToolContext, auth: T
       inputSchema: retrieveRequest.shape,
     },
     (args) =>
-      guarded(ctx, async (requestId) => {
+      guarded(ctx, args, async (requestId) => {
         return searchAnswer(await retrieveMemories(deps.retrieval, auth, retrieveRequest.parse(args), { requestId }));
       }),
   );
@@ -68,7 +69,7 @@ export function registerTenantTools(server: McpServer, ctx: ToolContext, auth: T
       inputSchema: listMemoriesQuery.shape,
     },
     (args) =>
-      guarded(ctx, async (requestId) => {
+      guarded(ctx, args, async (requestId) => {
         const q = listMemoriesQuery.parse(args);
         const page = await listMemories(deps.db, auth, {
           externalUserId: q.external_user_id,
@@ -87,8 +88,9 @@ export function registerTenantTools(server: McpServer, ctx: ToolContext, auth: T
       description: 'Archive one memory by id (as DELETE /v1/memories/{memory_id}); it stops appearing in searches.',
       inputSchema: { memory_id: z.string().min(1).max(64).describe('The memory’s id (from search_memories or list_memories).') },
     },
-    ({ memory_id }) =>
-      guarded(ctx, async (requestId) => {
+    (args) =>
+      guarded(ctx, args, async (requestId) => {
+        const { memory_id } = args;
         if (!isUuid(memory_id)) throw Errors.notFound(`Memory ${memory_id}`);
         await enforceWriteRate(deps.db, deps.quota, auth, null);
         const result = await deleteMemory(deps.db, auth, memory_id, `api_key:${auth.apiKeyId}`);
