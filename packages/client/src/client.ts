@@ -50,6 +50,14 @@ export class MemoryClient {
     list: (query: Q<'listMemories'>, opts?: Opts) => this.call('listMemories', { method: 'GET', path: '/v1/memories', query }, opts),
     /** Every memory of the user, page after page. */
     iterate: (query: Q<'listMemories'>, opts?: Opts) => eachItem((cursor) => this.memories.list({ ...query, cursor }, opts), (p) => p.items, query.cursor),
+    /** Writes a memory directly, without extraction (201 created, 200 reinforced); an `Idempotency-Key` is generated and reused by retries. */
+    create: (body: B<'createMemory'>, opts?: Opts) => this.call('createMemory', { method: 'POST', path: '/v1/memories', body, idempotent: true }, opts),
+    /** One memory with its provenance, metadata and revision history. */
+    get: (memoryId: string, opts?: Opts) =>
+      this.call('getMemory', { method: 'GET', path: '/v1/memories/{memory_id}', params: { memory_id: memoryId } }, opts),
+    /** Edits content, category or importance: a new revision in the ledger. */
+    update: (memoryId: string, body: B<'updateMemory'>, opts?: Opts) =>
+      this.call('updateMemory', { method: 'PATCH', path: '/v1/memories/{memory_id}', params: { memory_id: memoryId }, body }, opts),
     delete: (memoryId: string, opts?: Opts) =>
       this.call('deleteMemory', { method: 'DELETE', path: '/v1/memories/{memory_id}', params: { memory_id: memoryId } }, opts),
     edtechProfile: (query: Q<'getEdtechProfile'>, opts?: Opts) =>

@@ -77,6 +77,7 @@ export function registerTenantTools(server: McpServer, ctx: ToolContext, auth: T
           cursor: q.cursor,
           status: q.status,
           category: q.category,
+          metadataFilter: q.metadata_filter,
         });
         return ok(page as unknown as Record<string, unknown>);
       }),

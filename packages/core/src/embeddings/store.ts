@@ -6,7 +6,7 @@
  * endpoint was down, the encoder timed out under load) or one embedded by another model (the model was
  * changed) gets its vector when its user's memories are next loaded for retrieval (`healMissingEmbeddings`).
  */
-import { type Db, and, eq, isNull, memories } from '@memory/db';
+import { type Db, and, eq, inArray, isNull, memories } from '@memory/db';
 import type { Logger } from '../logger';
 import { bumpMemoryVersion } from '../users';
 import type { EmbeddingsProvider } from './types';
@@ -17,6 +17,16 @@ export async function embedJobMemories(db: Db, jobId: string, provider: Embeddin
     .from(memories)
     .where(and(eq(memories.jobId, jobId), isNull(memories.embedding)));
   return storeEmbeddings(db, provider, pending, log, { job_id: jobId });
+}
+
+/** Vectors for memories written or edited directly (docs/direct-operations.md), right after their transaction. */
+export async function embedMemoriesById(db: Db, tenantId: string, ids: readonly string[], provider: EmbeddingsProvider, log?: Logger): Promise<number> {
+  if (ids.length === 0) return 0;
+  const pending = await db
+    .select({ id: memories.id, userId: memories.userId, content: memories.content })
+    .from(memories)
+    .where(and(eq(memories.tenantId, tenantId), inArray(memories.id, [...ids]), isNull(memories.embedding)));
+  return storeEmbeddings(db, provider, pending, log, { direct: true });
 }
 
 /** At most this many memories are embedded by one heal; the rest on the next load. */

@@ -6,12 +6,11 @@
  * and in Inngest mode the `memory-job-relay` cron sends its event again.
  */
 import { randomUUID } from 'node:crypto';
-import { type Db, and, eq, sourceEvents } from '@memory/db';
+import type { Db } from '@memory/db';
 import { type PassageSource, storePassages } from '../evidence/store';
 import type { ConversationMessage } from '../messages';
 import type { AppConfig } from '../config';
 import { canonicalJson, sha256Hex } from '../crypto';
-import { Errors } from '../errors';
 import { EXTRACTION_QUEUE, type JobQueue } from '../jobs/queue';
 import type { TenantAuth } from '../tenants/tenants';
 import { bumpMemoryVersion, ensureUser } from '../users';
@@ -19,7 +18,7 @@ import type { AddRequest, AddResponse } from '../schemas/memories';
 import { resolveWriter } from '../provenance/writers';
 import { type IdempotencyScope, type IdempotentOutcome, RetryAfterRace, saveIdempotentResponse, withIdempotency } from './idempotency';
 import { runQualityGate } from './gate';
-import { insertSourceEventAndJob, queuedJobRow, sourceEventRow } from './source-event';
+import { insertSourceEventAndJob, priorSourceEvent, queuedJobRow, sourceEventRow } from './source-event';
 import { redactSecrets } from '../secrets';
 import type { QuotaDeps } from '../quota/service';
 import { consumeBudget, quotaFields, readQuotaState, announceModeChange } from '../quota/usage';
@@ -101,17 +100,8 @@ async function accept(
   const eventId = body.source?.event_id ?? `evt_${randomUUID()}`;
   const hash = payloadHash(body);
   if (body.source) {
-    const [existing] = await db
-      .select()
-      .from(sourceEvents)
-      .where(and(eq(sourceEvents.tenantId, auth.tenantId), eq(sourceEvents.service, service), eq(sourceEvents.eventId, eventId)))
-      .limit(1);
+    const existing = await priorSourceEvent(db, auth.tenantId, service, eventId, hash);
     if (existing) {
-      if (existing.payloadHash !== hash) {
-        throw Errors.provConflict(
-          `A source event "${eventId}" from service "${service}" already exists with a different payload.`,
-        );
-      }
       const original = existing.addResponse as AddResponse;
       await saveIdem(db, original);
       return { httpStatus: 200, body: original, replayed: true };
@@ -142,6 +132,7 @@ async function accept(
     : { ...counted, status: 'passthrough', nothing_to_extract: nothing };
 
   const sourceEventId = randomUUID();
+  const metadata = body.metadata ? (redactJsonStrings(body.metadata) as Record<string, unknown>) : null;
   const observedAt = body.source?.observed_at ? new Date(body.source.observed_at) : ctx.now;
   const rowsFor = (userId: string) => ({
     event: sourceEventRow({
@@ -156,7 +147,8 @@ async function accept(
       observedAt,
       receivedAt: ctx.now,
       payloadHash: hash,
-      payload: { messages: gate.messages, metadata: body.metadata ? redactJsonStrings(body.metadata) : null },
+      payload: { messages: gate.messages, metadata },
+      metadata: metadata ?? {},
       scope: body.source?.scope ?? {},
       evidence: body.source?.evidence ?? [],
       jobId,

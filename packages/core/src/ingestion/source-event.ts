@@ -3,7 +3,8 @@
  * correction sent as retrieval feedback (feedback/record.ts). The rows are built from the tables' insert types
  * with every column named, so a column added to either table fails the type-check here until it has a value.
  */
-import { type Db, type FullRow, type TenantJobKind, extractionJobs, rows, sourceEvents, sql, toColumnNames } from '@memory/db';
+import { type Db, type FullRow, type TenantJobKind, and, eq, extractionJobs, rows, sourceEvents, sql, toColumnNames } from '@memory/db';
+import { Errors } from '../errors';
 
 export type SourceEventRow = FullRow<typeof sourceEvents>;
 export type ExtractionJobRow = FullRow<typeof extractionJobs>;
@@ -19,6 +20,7 @@ export function sourceEventRow(e: SourceEventInsert & { receivedAt: Date }): Sou
     payload: null,
     payloadRedactedAt: null,
     scope: {},
+    metadata: {},
     evidence: [],
     jobId: null,
     addResponse: null,
@@ -87,4 +89,21 @@ export async function insertSourceEventAndJob(db: Db, event: SourceEventRow, job
     SELECT (SELECT count(*) FROM se)::int AS events, (SELECT count(*) FROM job)::int AS jobs`,
   );
   return r?.events ?? 0;
+}
+
+/**
+ * The tenant's source event `(service, event id)` when it was sent before with this payload hash (its first
+ * answer is replayed), null when it is new; the same id with another payload is 409 `PROV_409`.
+ */
+export async function priorSourceEvent(db: Db, tenantId: string, service: string, eventId: string, payloadHash: string) {
+  const [existing] = await db
+    .select()
+    .from(sourceEvents)
+    .where(and(eq(sourceEvents.tenantId, tenantId), eq(sourceEvents.service, service), eq(sourceEvents.eventId, eventId)))
+    .limit(1);
+  if (!existing) return null;
+  if (existing.payloadHash !== payloadHash) {
+    throw Errors.provConflict(`A source event "${eventId}" from service "${service}" already exists with a different payload.`);
+  }
+  return existing;
 }

@@ -6,6 +6,7 @@
  * relationships of the compositional pass).
  */
 import { type Db, eq, extractionJobs, pendingCandidates, sourceEvents, sql, tenants } from '@memory/db';
+import type { StoreOrigin } from './store-context';
 import type { ExtractionResult } from '../extraction/types';
 import type { ConversationMessage } from '../messages';
 import { storeAnalysedPassages } from '../evidence/store';
@@ -18,6 +19,9 @@ import { storeOne } from './store-memory';
 
 export { PENDING } from './store-memory';
 import { storeComposition } from './store-composition';
+
+type JobRow = typeof extractionJobs.$inferSelect;
+type SourceEventRow = typeof sourceEvents.$inferSelect;
 
 export class PermanentJobError extends Error {
   override name = 'PermanentJobError';
@@ -89,7 +93,6 @@ export async function storeExtractionResult(
   const given = conversation.prepared;
   const prepared =
     given && preparedFits(given, result) && (given.passages !== null || !conversation.messages) ? given : prepareStore(result, conversation.messages);
-  const composed = prepared.composition;
   return db.transaction(async (tx) => {
     // The job (locked: one run stores at a time), its source event, and whether the user has pending candidates.
     const [row] = await tx
@@ -111,79 +114,118 @@ export async function storeExtractionResult(
         memories_reinforced: Number((job.extractionMetadata as Record<string, unknown>).memories_reinforced ?? 0),
       };
     }
-    if (event && conversation.sentiment !== undefined && conversation.sentiment !== event.sentiment) {
-      await tx.update(sourceEvents).set({ sentiment: conversation.sentiment }).where(eq(sourceEvents.id, event.id));
-    }
-    const ctx: StoreContext = {
-      job,
-      agentId: event?.agentId ?? null,
-      observedAt: event?.observedAt ?? null,
-      writerId: event?.writerId ?? null,
-      actor: `extractor:${result.metadata.provider}`,
-      rules: new Map(),
-      writer: new MemoryWriter(tx, job.tenantId),
-      reviewsOpened: [],
-      // none to read when the user has none: the ones this run buffers are added as it goes
-      ...(row.hasPending ? {} : { pending: [] }),
-      known: new Map(),
-      thisJob: new Map(),
-      inserts: [],
-    };
-    const { claims, analyses } = prepared;
-    await loadKnown(tx, ctx, result.memories, claims);
-    let created = 0;
-    let reinforced = 0;
-    let buffered = 0;
-    let promoted = 0;
-    const stored: (string | null)[] = [];
-    for (const [i, m] of result.memories.entries()) {
-      const { outcome, id, confirmed } = await storeOne(tx, ctx, m, claims[i], analyses[i]);
-      if (outcome === 'created' || outcome === 'promoted') created++;
-      if (outcome === 'reinforced') reinforced++;
-      if (outcome === 'buffered') buffered++;
-      if (outcome === 'promoted') promoted++;
-      promoted += confirmed;
-      stored.push(id);
-    }
-    await flushInserts(tx, ctx);
-    const compositional = await storeComposition(tx, ctx, result, composed, stored);
-    const passagesIndexed =
-      event && prepared.passages
-        ? await storeAnalysedPassages(
-            tx,
-            { tenantId: job.tenantId, userId: job.userId, sourceEventId: event.id, jobId: job.id, agentId: event.agentId, observedAt: event.observedAt },
-            prepared.passages,
-          )
-        : 0;
-    // the new passages are read by retrieval too
-    if (passagesIndexed > 0) ctx.writer.touch(job.userId);
-    const status: StoreSummary['status'] = created + reinforced > 0 ? 'completed' : 'processed';
-    await completeJob(tx, jobId, {
-      status,
-      memoriesCreated: created,
-      pendingCandidatesBuffered: buffered,
-      pendingCandidatesPromoted: promoted,
-      extractionMetadata: {
-        ...(job.extractionMetadata as Record<string, unknown>),
-        ...result.metadata,
-        ...compositional,
-        ...extraMetadata,
-        memories_extracted: result.memories.length,
-        memories_reinforced: reinforced,
-        passages_indexed: passagesIndexed,
-        nothing_to_extract: result.memories.length === 0,
-      },
-      provider: result.metadata.provider,
-      // The job's total over all its attempts (runExtraction includes what failed attempts spent); `{}` while no model was called.
-      tokenUsage: result.usage ?? job.tokenUsage,
-    });
-    await ctx.writer.commit(
-      (ids) => [
-        ...ctx.reviewsOpened.map((r) => ({ type: 'review.created' as const, data: { ...r, external_user_id: ids.get(job.userId) ?? null } })),
-        jobEvent(job, { status, memories_created: created, memories_reinforced: reinforced }, ids),
-      ],
-      [job.userId],
-    );
-    return { status, memories_created: created, memories_reinforced: reinforced, passages_indexed: passagesIndexed };
+    return (await storeLocked(tx, job, event, result, prepared, { extraMetadata, sentiment: conversation.sentiment, hasPending: row.hasPending })).summary;
   });
+}
+
+/** How a run of the store step differs when it is a direct write (docs/direct-operations.md) rather than an extraction. */
+export interface StoreRunOptions {
+  extraMetadata?: Record<string, unknown>;
+  sentiment?: number | null;
+  /** `direct`: the ledger names `actor` and says the memory was written directly; no job event is sent. */
+  origin?: StoreOrigin;
+  actor?: string;
+  /** Whether the user has pending candidates (false: none to read); unknown reads them when first needed. */
+  hasPending?: boolean;
+}
+
+/** What a run stored: the summary, each memory's id (null when buffered) and every ledger row it recorded. */
+export interface StoreRun {
+  summary: StoreSummary;
+  stored: (string | null)[];
+  changes: MemoryWriter['changes'];
+}
+
+/**
+ * The store step inside its transaction, the job row already locked (or, for a direct write, inserted in this
+ * transaction): reinforce, buffer, supersede or open reviews (store-memory.ts), the compositional pass, the
+ * passages, the job's completion and the one write path's commit.
+ */
+export async function storeLocked(
+  tx: Db,
+  job: JobRow,
+  event: SourceEventRow | null,
+  result: ExtractionResult,
+  prepared: PreparedStore,
+  o: StoreRunOptions = {},
+): Promise<StoreRun> {
+  const extraMetadata = o.extraMetadata ?? {};
+  const composed = prepared.composition;
+  if (event && o.sentiment !== undefined && o.sentiment !== event.sentiment) {
+    await tx.update(sourceEvents).set({ sentiment: o.sentiment }).where(eq(sourceEvents.id, event.id));
+  }
+  const ctx: StoreContext = {
+    job,
+    agentId: event?.agentId ?? null,
+    observedAt: event?.observedAt ?? null,
+    writerId: event?.writerId ?? null,
+    actor: o.actor ?? `extractor:${result.metadata.provider}`,
+    origin: o.origin ?? 'extraction',
+    rules: new Map(),
+    writer: new MemoryWriter(tx, job.tenantId),
+    reviewsOpened: [],
+    // none to read when the user has none: the ones this run buffers are added as it goes
+    ...(o.hasPending === false ? { pending: [] } : {}),
+    known: new Map(),
+    thisJob: new Map(),
+    inserts: [],
+  };
+  const { claims, analyses } = prepared;
+  await loadKnown(tx, ctx, result.memories, claims);
+  let created = 0;
+  let reinforced = 0;
+  let buffered = 0;
+  let promoted = 0;
+  const stored: (string | null)[] = [];
+  for (const [i, m] of result.memories.entries()) {
+    const { outcome, id, confirmed } = await storeOne(tx, ctx, m, claims[i], analyses[i]);
+    if (outcome === 'created' || outcome === 'promoted') created++;
+    if (outcome === 'reinforced') reinforced++;
+    if (outcome === 'buffered') buffered++;
+    if (outcome === 'promoted') promoted++;
+    promoted += confirmed;
+    stored.push(id);
+  }
+  await flushInserts(tx, ctx);
+  const compositional = await storeComposition(tx, job, result, composed, stored);
+  const passagesIndexed =
+    event && prepared.passages
+      ? await storeAnalysedPassages(
+          tx,
+          { tenantId: job.tenantId, userId: job.userId, sourceEventId: event.id, jobId: job.id, agentId: event.agentId, observedAt: event.observedAt },
+          prepared.passages,
+        )
+      : 0;
+  // the new passages are read by retrieval too
+  if (passagesIndexed > 0) ctx.writer.touch(job.userId);
+  const status: StoreSummary['status'] = created + reinforced > 0 ? 'completed' : 'processed';
+  await completeJob(tx, job.id, {
+    status,
+    memoriesCreated: created,
+    pendingCandidatesBuffered: buffered,
+    pendingCandidatesPromoted: promoted,
+    extractionMetadata: {
+      ...(job.extractionMetadata as Record<string, unknown>),
+      ...result.metadata,
+      ...compositional,
+      ...extraMetadata,
+      memories_extracted: result.memories.length,
+      memories_reinforced: reinforced,
+      passages_indexed: passagesIndexed,
+      nothing_to_extract: result.memories.length === 0,
+    },
+    provider: result.metadata.provider,
+    // The job's total over all its attempts (runExtraction includes what failed attempts spent); `{}` while no model was called.
+    tokenUsage: result.usage ?? job.tokenUsage,
+  });
+  await ctx.writer.commit(
+    (ids) => [
+      ...ctx.reviewsOpened.map((r) => ({ type: 'review.created' as const, data: { ...r, external_user_id: ids.get(job.userId) ?? null } })),
+      // a direct write answers its caller at once: no job to announce
+      ...(o.origin === 'direct' ? [] : [jobEvent(job, { status, memories_created: created, memories_reinforced: reinforced }, ids)]),
+    ],
+    [job.userId],
+  );
+  const summary: StoreSummary = { status, memories_created: created, memories_reinforced: reinforced, passages_indexed: passagesIndexed };
+  return { summary, stored, changes: ctx.writer.changes };
 }

@@ -1,7 +1,10 @@
 import type { TenantJobKind } from '@memory/db';
 
+/** The tenant job kinds a worker runs: a `direct` job is completed in the transaction that creates it. */
+export type QueuedTenantJobKind = Exclude<TenantJobKind, 'direct'>;
+
 /** How accepted work reaches a worker: the embedded runner (wake-up) or an Inngest event. */
-export type JobKind = TenantJobKind | 'universal';
+export type JobKind = QueuedTenantJobKind | 'universal';
 
 export type QueuedJob =
   | {
@@ -9,7 +12,7 @@ export type QueuedJob =
       tenantId: string;
       userId: string;
       /** `extraction` (an add) or `correction` (a user correction sent as retrieval feedback). */
-      kind: TenantJobKind;
+      kind: QueuedTenantJobKind;
     }
   | {
       jobId: string;
@@ -24,6 +27,8 @@ export interface JobQueue {
 }
 
 export const EXTRACTION_QUEUE = 'memory-extraction';
+/** The `queue_name` of the completed-at-once jobs of direct writes (docs/direct-operations.md). */
+export const DIRECT_QUEUE = 'memory-direct';
 /** The `queue_name` of correction jobs (docs/lifecycle.md, "Corrections"). */
 export const CORRECTION_QUEUE = 'memory-correction';
 

@@ -16,7 +16,7 @@ import {
 } from '@memory/db';
 import type { Composition } from '../extraction/compose';
 import type { ExtractionResult } from '../extraction/types';
-import { type MemoryRow, type StoreContext } from './store-context';
+import type { MemoryRow } from './store-context';
 
 /** Which of these memories came from a user's correction (a `correction` job): such a claim never waits for a review. */
 export async function correctionJobIds(tx: Db, rows: MemoryRow[]): Promise<Set<string>> {
@@ -31,8 +31,9 @@ export async function correctionJobIds(tx: Db, rows: MemoryRow[]): Promise<Set<s
 
 export async function storeComposition(
   tx: Db,
-  ctx: StoreContext,
-  result: ExtractionResult,
+  /** The user whose memories these are (a job, or a memory edited directly). */
+  job: { tenantId: string; userId: string },
+  result: Pick<ExtractionResult, 'memories'>,
   composed: Composition | { error: string },
   stored: (string | null)[],
 ) {
@@ -46,7 +47,6 @@ export async function storeComposition(
   if (result.memories.length === 0) return { ...report, compositional_pass_attempted: false };
   if ('error' in composed) return { ...report, compositional_error: composed.error };
   const composition = composed;
-  const { job } = ctx;
   // Three statements for the whole job, whatever the number of entities: the entities (new ones inserted, known
   // ones counted once more), the memory links, the relationships.
   const linked = new Map<string, { e: Composition['entities'][number]; memoryIds: string[] }>();

@@ -28,6 +28,9 @@ type JobRow = typeof extractionJobs.$inferSelect;
 export type MemoryRow = typeof memories.$inferSelect;
 type Rules = { default_priority: number; categories?: Record<string, number> };
 
+/** Where the memories of a run come from: a conversation's extraction, or a direct write (POST /v1/memories). */
+export type StoreOrigin = 'extraction' | 'direct';
+
 /** Per-job context for conflict decisions: the event's writer and a cache of other writers' rules. */
 export interface StoreContext {
   job: JobRow;
@@ -35,6 +38,7 @@ export interface StoreContext {
   observedAt: Date | null;
   writerId: string | null;
   actor: string;
+  origin: StoreOrigin;
   rules: Map<string, Rules | null>;
   /** The user's pending candidates, read once per job when a confident memory first needs them. */
   pending?: { id: string; fingerprint: string; content: string }[];

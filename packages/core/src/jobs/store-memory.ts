@@ -22,6 +22,7 @@ import {
   type Found,
   type MemoryRow,
   type StoreContext,
+  type StoreOrigin,
   activeWithFingerprint,
   insertMemory,
   ledger,
@@ -36,6 +37,11 @@ const BY_REASON: Record<DecidedBy, string> = {
   change: 'change language at the same moment',
   confidence: 'higher extraction confidence',
   user_correction: "the user's own correction",
+};
+
+const ORIGIN_REASON: Record<StoreOrigin, string> = {
+  extraction: 'extracted from a conversation',
+  direct: 'written directly through the API',
 };
 
 type StoreOutcome = { outcome: 'created' | 'reinforced' | 'buffered' | 'promoted'; id: string | null; confirmed: number };
@@ -235,7 +241,7 @@ async function storeNew(
     action: 'created',
     from: null,
     to: status,
-    reason: ties.length > 0 ? 'extracted from a conversation; contradicts an equally trusted claim, waiting for review' : 'extracted from a conversation',
+    reason: `${ORIGIN_REASON[ctx.origin]}${ties.length > 0 ? '; contradicts an equally trusted claim, waiting for review' : ''}`,
     details: { category: m.category, importance: m.importance, confidence: m.confidence, message_indices: m.messageIndices },
   });
   for (const { rival, by } of losers) {

@@ -5,6 +5,8 @@ import { Errors } from '../errors';
 import { decodeCursor, keysetPage } from '../pagination';
 import { toJobView } from './job-view';
 import type { MemoryRecord } from '../schemas/memories';
+import type { MetadataFilter } from '../schemas/metadata-filter';
+import { metadataMatches } from './metadata-filter';
 import type { Principal } from '../tenants/tenants';
 import { findUser } from '../users';
 import { ledgerRow } from './ledger';
@@ -17,6 +19,8 @@ export interface ListOptions {
   cursor?: string;
   status: MemoryStatus | 'all';
   category?: string;
+  /** Only memories whose source event's `metadata` holds every key with its value (docs/direct-operations.md). */
+  metadataFilter?: MetadataFilter;
 }
 
 /** Newest first, keyset-paged on (created_at, id) so pages stay stable while memories are added. */
@@ -26,6 +30,7 @@ export async function listMemories(db: Db, auth: Principal, o: ListOptions) {
   const where: SQL[] = [sql`m.tenant_id = ${auth.tenantId}`, sql`m.user_id = ${user.id}`];
   if (o.status !== 'all') where.push(sql`m.status = ${o.status}`);
   if (o.category) where.push(sql`m.category = ${o.category}`);
+  if (o.metadataFilter) where.push(metadataMatches(o.metadataFilter));
   if (o.cursor) {
     const c = decodeCursor(o.cursor);
     where.push(sql`(m.created_at, m.id) < (${c.ts}::timestamptz, ${c.id}::uuid)`);
@@ -43,18 +48,24 @@ export async function listMemories(db: Db, auth: Principal, o: ListOptions) {
   return { items: page.map((r) => toMemoryRecord(r, o.externalUserId)), limit: o.limit, next_cursor };
 }
 
+/** The tenant's memory, locked for a change in the caller's transaction; another tenant's id is 404 like an unknown one. */
+export async function lockMemory(tx: Db, auth: Principal, memoryId: string) {
+  const [m] = await tx
+    .select()
+    .from(memories)
+    .where(and(eq(memories.tenantId, auth.tenantId), eq(memories.id, memoryId)))
+    .for('update');
+  if (!m) throw Errors.notFound(`Memory ${memoryId}`);
+  return m;
+}
+
 /**
  * Deleting archives the memory: it leaves retrieval at once and its history stays in the ledger.
  * Deleting an already archived memory answers the same (DELETE is idempotent).
  */
 export async function deleteMemory(db: Db, auth: Principal, memoryId: string, actor: string) {
   return db.transaction(async (tx) => {
-    const [m] = await tx
-      .select()
-      .from(memories)
-      .where(and(eq(memories.tenantId, auth.tenantId), eq(memories.id, memoryId)))
-      .for('update');
-    if (!m) throw Errors.notFound(`Memory ${memoryId}`);
+    const m = await lockMemory(tx, auth, memoryId);
     if (m.status !== 'archived') {
       await tx.update(memories).set({ status: 'archived', updatedAt: sql`now()` }).where(eq(memories.id, m.id));
       const writer = new MemoryWriter(tx, auth.tenantId);
@@ -116,6 +127,7 @@ export async function exportUser(db: Db, auth: Principal, externalUserId: string
       payload: e.payload,
       payload_redacted_at: iso(e.payloadRedactedAt),
       scope: e.scope,
+      metadata: e.metadata,
       evidence: e.evidence,
       job_id: e.jobId,
     })),

@@ -6,7 +6,7 @@
  * caller's own events such as the job's or a review's), and one `memory_version` bump per touched user, so
  * retrieval's hot tier drops its cached set at once.
  */
-import { type Db, claimRevisions } from '@memory/db';
+import { type Db, claimRevisions, sql } from '@memory/db';
 import { bumpMemoryVersion } from '../users';
 import { type ExternalIds, ledgerChange, recordMemoryWebhookEvents } from '../webhooks/memory-events';
 import type { WebhookEventInput } from '../webhooks/outbox';
@@ -43,7 +43,10 @@ export class MemoryWriter {
    * external id `more` needs besides the changed ones) and one version bump per touched user.
    */
   async commit(more?: (externalIds: ExternalIds) => WebhookEventInput[], eventUsers: readonly string[] = []): Promise<void> {
-    if (this.rows.length > 0) await this.tx.insert(claimRevisions).values(this.rows);
+    // The rows of one transaction share its now(): a microsecond apiece keeps them in the order they were recorded.
+    if (this.rows.length > 0) {
+      await this.tx.insert(claimRevisions).values(this.rows.map((r, i) => ({ ...r, createdAt: r.createdAt ?? sql`now() + ${`${i} microseconds`}::interval` })));
+    }
     if (this.rows.length > 0 || more) await recordMemoryWebhookEvents(this.tx, this.tenantId, this.rows.map(ledgerChange), more, eventUsers);
     await bumpMemoryVersion(this.tx, [...this.touched]);
   }

@@ -52,7 +52,8 @@ export async function sampleBacklog(db: Db, rateWindowSeconds: number, now: Date
           f.finished, f.first_start,
           (SELECT min(run_after) FROM extraction_jobs WHERE status = 'queued' AND run_after <= ${now.toISOString()}::timestamptz) AS oldest
         FROM (SELECT count(*)::int AS finished, min(coalesce(started_at, finished_at)) AS first_start
-              FROM extraction_jobs WHERE finished_at > ${since}::timestamptz) f`,
+              -- a direct write's job never waited in the queue: it says nothing of the extraction rate
+              FROM extraction_jobs WHERE finished_at > ${since}::timestamptz AND kind <> 'direct') f`,
   );
   const oldest = r?.oldest ? new Date(r.oldest).getTime() : null;
   const firstStart = r?.first_start ? new Date(r.first_start).getTime() : null;

@@ -9,6 +9,7 @@ import type { Logger } from '../logger';
 import type { EmbeddingsProvider } from '../embeddings/types';
 import { MEMORY_COLUMNS, SOURCE_EVENT_COLUMNS, type SourceEventColumns, iso, sourceProvenance, toProvenance } from '../memories/serialize';
 import type { MemorySearchResult, RetrieveRequest, RetrieveResponse } from '../schemas/memories';
+import { matchingSourceEvents } from '../memories/metadata-filter';
 import type { Principal } from '../tenants/tenants';
 import { findUserWithDomainSchema } from '../users';
 import { openQuestion } from '../conflicts/reviews';
@@ -334,7 +335,7 @@ export async function retrieveMemories(
 
   // Retrieve rule 6: the tenant's domain schema adds its section to `system_prompt_addition`.
   const section = domainSectionSource(user.domainSchema);
-  const [{ set, hit: fromHotTier }, embedded, sectionExtra] = await Promise.all([
+  const [{ set, hit: fromHotTier }, embedded, sectionExtra, sourceEvents] = await Promise.all([
     deps.hotTier.getOrLoad(user.id, user.memoryVersion, async () => {
       const loaded = await loadUserSet(deps.db, auth.tenantId, user.id, Boolean(deps.embeddings));
       // memories the job could not give a vector of the configured model get one now, off this request
@@ -343,6 +344,7 @@ export async function retrieveMemories(
     }),
     degraded ? { vector: null, degraded: true } : embedQuery(deps, req.query),
     section?.load ? section.load(deps.db, auth.tenantId, user.id) : null,
+    req.metadata_filter ? matchingSourceEvents(deps.db, auth.tenantId, user.id, req.metadata_filter) : undefined,
   ]);
 
   const { memoryIndices, data, rendered } = rankAndRender(
@@ -352,6 +354,7 @@ export async function retrieveMemories(
       categories: req.categories,
       agentId: req.agent_id ?? null,
       createdAfter: req.time_filter_days ? now.getTime() - req.time_filter_days * 86_400_000 : undefined,
+      sourceEvents,
     },
     embedded.vector,
     now,

@@ -104,6 +104,8 @@ export interface RankFilters {
   agentId?: string | null;
   /** only memories created at or after this time (ms) */
   createdAfter?: number;
+  /** only items whose source event is one of these (`metadata_filter`: the events whose metadata matched) */
+  sourceEvents?: ReadonlySet<string>;
 }
 
 /** The best `limit` memories, near-duplicates of better-ranked ones collapsed (one layer). */
@@ -299,7 +301,8 @@ function scoreCandidates(
       feedbackScale * columns.feedback[i];
   }
   const categories = filters.categories?.length ? new Set(filters.categories) : null;
-  const filtered = categories !== null || Boolean(filters.agentId) || filters.createdAfter !== undefined;
+  const sources = filters.sourceEvents ?? null;
+  const filtered = categories !== null || Boolean(filters.agentId) || filters.createdAfter !== undefined || sources !== null;
   const answer = prepared.answer;
   const answerBonus = answer ? RANKING.answerKindWeight : 0;
   // the best `limit`, kept in a list sorted best first (limit is small: at most 2 × 50 + 5)
@@ -316,6 +319,7 @@ function scoreCandidates(
       if (categories && !categories.has(m.category)) continue;
       if (filters.agentId && m.agentId !== filters.agentId) continue;
       if (filters.createdAfter !== undefined && m.createdAt < filters.createdAfter) continue;
+      if (sources && !(m.sourceEventId && sources.has(m.sourceEventId))) continue;
     }
     let pos = top.length;
     while (pos > 0 && better(idx, r, i, top[pos - 1])) pos--;

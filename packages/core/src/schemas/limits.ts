@@ -22,4 +22,10 @@ export const LIMITS = {
   scopeBytes: 8_192,
   evidenceItems: 50,
   evidenceReferenceChars: 1_024,
+  /** A memory written or edited directly (POST/PATCH /v1/memories; docs/direct-operations.md). */
+  memoryContentChars: 2_000,
+  /** `metadata_filter` of retrieve and list: keys, key length and string value length. */
+  metadataFilterKeys: 20,
+  metadataFilterKeyChars: 128,
+  metadataFilterValueChars: 1_024,
 } as const;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { externalUserId, jsonObject, memoryCategory, requestMeta, retrieveCategory } from './common';
 import { findSecrets, looksLikeSecret } from '../secrets';
 import { LIMITS } from './limits';
+import { metadataFilter, metadataFilterQuery } from './metadata-filter';
 
 export const conversationMessage = z
   .object({
@@ -181,6 +182,7 @@ export const retrieveRequest = z
     time_filter_days: z.number().int().min(1).max(LIMITS.timeFilterDaysMax).nullish(),
     format: z.enum(['bullets', 'json', 'xml']).default('bullets'),
     context_max_tokens: z.number().int().min(0).max(LIMITS.contextMaxTokensMax).default(LIMITS.contextMaxTokensDefault),
+    metadata_filter: metadataFilter.optional(),
   })
   .strict()
   .meta({ id: 'RetrieveRequest' });
@@ -240,6 +242,7 @@ export const listMemoriesQuery = z.object({
   cursor: z.string().max(512).optional(),
   status: z.enum([...MEMORY_STATUSES, 'all']).default('active'),
   category: memoryCategory.optional(),
+  metadata_filter: metadataFilterQuery.optional(),
 });
 
 export const memoryPage = z

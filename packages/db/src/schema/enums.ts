@@ -12,11 +12,12 @@ export const JOB_STATUSES = ['queued', 'running', 'completed', 'processed', 'fai
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /**
- * What an extraction_jobs row runs: an add's extraction or a feedback correction. Typed only, no CHECK: the runner
+ * What an extraction_jobs row runs: an add's extraction or a feedback correction; `direct` is a memory written
+ * through POST /v1/memories, whose job is completed in the transaction that creates it (never queued). Typed only, no CHECK: the runner
  * fails a job of a kind it has no function for instead of retrying it (packages/jobs/src/feedback.test.ts), so
  * a row of another kind is a state the system handles, e.g. one written by a newer version during a rolling deploy.
  */
-export const TENANT_JOB_KINDS = ['extraction', 'correction'] as const;
+export const TENANT_JOB_KINDS = ['extraction', 'correction', 'direct'] as const;
 export type TenantJobKind = (typeof TENANT_JOB_KINDS)[number];
 
 /** A stored claim (memories, universal_memories): retrieval sees only active ones. CHECK. */

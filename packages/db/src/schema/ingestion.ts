@@ -26,6 +26,11 @@ export const sourceEvents = pgTable(
     payload: jsonb('payload'),
     payloadRedactedAt: tstz('payload_redacted_at'),
     scope: jsonb('scope').notNull().default(sql`'{}'::jsonb`),
+    /**
+     * The `metadata` object of the add (or direct write) that produced the event, secrets redacted: what
+     * `metadata_filter` matches (docs/direct-operations.md). Kept when the retention window redacts the payload.
+     */
+    metadata: jsonb('metadata').notNull().default(sql`'{}'::jsonb`),
     evidence: jsonb('evidence').notNull().default(sql`'[]'::jsonb`),
     jobId: uuid('job_id'),
     /** The add response first given for this event, replayed when the same event is sent again. */

@@ -6,6 +6,10 @@ import {
   LIMITS,
   addRequest,
   addResponse,
+  createMemoryRequest,
+  createdMemory,
+  memoryDetail,
+  updateMemoryRequest,
   edtechProfileQuery,
   envelope,
   extractionJob,
@@ -137,5 +141,59 @@ export const getEdtechProfile = defineOperation({
     '404': problem('The tenant never sent this `external_user_id`.'),
     '409': problem('`conflict`: the tenant’s domain schema is not `edtech`; enable it with PATCH /v1/tenant/domain-schema.'),
     '422': tenantErrors['422'],
+  },
+});
+
+export const createMemory = defineOperation({
+  method: 'post',
+  path: '/v1/memories',
+  operationId: 'createMemory',
+  summary: 'Write a memory directly, without extraction',
+  description:
+    'Stored on the path of an extracted memory (docs/direct-operations.md): a source event records its provenance (the `source` ' +
+    'block’s writer, else default provenance), the conflict rules apply (writer authority, recency, reviews), the ledger records ' +
+    'the creation, and retrieve finds it at once. `metadata` is what `metadata_filter` matches. Not counted in the add budget; ' +
+    'counted against the write rate. Send `Idempotency-Key` to retry safely, as for add; the same `source.event_id` with the same ' +
+    'body replays the first answer.',
+  idempotencyKey: true,
+  body: createMemoryRequest,
+  responses: {
+    '201': ok(envelope(createdMemory), 'Created (`outcome: created`); `status` is `inactive` when it lost a conflict or waits for a review.'),
+    '200': ok(envelope(createdMemory), 'The user already had this memory (`outcome: reinforced`): it is returned, reinforced; or a replay.'),
+    '401': tenantErrors['401'],
+    '403': problem('`PROV_403`: the writer named in `source.service` is bound to another API key.'),
+    '404': problem('`PROV_404`: no service writer has the `source.service` key.'),
+    '409': problem('`PROV_409`: the source event id exists with a different payload.'),
+    '422': problem('`validation_failed` (unknown category, importance outside 0–1, empty content, …), `PROV_422` for an invalid `source` block, or `idempotency_key_reused`.'),
+    '429': writeRateLimited,
+  },
+});
+
+export const getMemory = defineOperation({
+  method: 'get',
+  path: '/v1/memories/{memory_id}',
+  operationId: 'getMemory',
+  summary: 'A memory with its provenance, metadata and revision history',
+  description: 'Any status (active, inactive, archived). `revisions` lists the claim ledger’s entries for it, oldest first.',
+  responses: { '200': ok(envelope(memoryDetail)), '401': tenantErrors['401'], '404': problem('No such memory for this tenant.') },
+});
+
+export const updateMemory = defineOperation({
+  method: 'patch',
+  path: '/v1/memories/{memory_id}',
+  operationId: 'updateMemory',
+  summary: 'Edit a memory’s content, category or importance (a new revision in the ledger)',
+  description:
+    'The ledger records an `edited` revision naming the API key and each changed field before and after; new content is re-indexed ' +
+    '(claim slot, search terms, vectors, entities). An edit that changes nothing records nothing. The conflict rules are not run ' +
+    'against the user’s other memories: to state a new fact, POST /v1/memories. See docs/direct-operations.md.',
+  body: updateMemoryRequest,
+  responses: {
+    '200': ok(envelope(memoryDetail), 'The memory after the edit, with its revisions.'),
+    '401': tenantErrors['401'],
+    '404': problem('No such memory for this tenant.'),
+    '409': problem('`conflict`: the memory is not active (inactive after a conflict or pending a review, or archived).'),
+    '422': problem('`validation_failed`: no field given, unknown field or category, importance outside 0–1, empty content.'),
+    '429': writeRateLimited,
   },
 });
