@@ -135,12 +135,17 @@ describe.each(servers())('direct memory operations on $name', (server) => {
       },
     });
     const clocks = await retrieve(api, { query: 'antique clocks' });
-    expect(clocks.body.data.map((r: any) => r.id)).toContain(m.id);
-    const stamps = await retrieve(api, { query: 'vintage stamps' });
-    expect(stamps.body.data.map((r: any) => r.id)).not.toContain(m.id);
+    expect(clocks.body.data.find((r: any) => r.id === m.id)).toMatchObject({ content: 'The user collects antique clocks.', category: 'fact' });
+    // re-indexed: the new content is the memory's fingerprint, the old one no longer is
+    const same = await api.post('/v1/memories', { external_user_id: 'ann', content: 'The user collects antique clocks.', category: 'fact' });
+    expect(same.body.data).toMatchObject({ id: m.id, outcome: 'reinforced' });
+    const oldText = await api.post('/v1/memories', { external_user_id: 'ann', content: 'The user collects vintage stamps.', category: 'preference' });
+    expect(oldText.body.data.outcome).toBe('created');
+    expect(oldText.body.data.id).not.toBe(m.id);
 
-    // the same values again record nothing
-    expect((await patch(api, m.id, { importance: 0.9 })).body.data.revisions).toHaveLength(2);
+    // the same values again record nothing (the reinforcement above is the third revision)
+    const unchanged = await patch(api, m.id, { content: 'The user collects antique clocks.' });
+    expect(unchanged.body.data.revisions.map((r: any) => r.action)).toEqual(['created', 'edited', 'reinforced']);
     for (const body of [{}, { importance: 2 }, { content: '' }, { status: 'active' }, { category: 'gossip' }]) {
       const bad = await patch(api, m.id, body);
       expect(bad.status, JSON.stringify(body)).toBe(422);
@@ -149,23 +154,25 @@ describe.each(servers())('direct memory operations on $name', (server) => {
     const other = await tenantApi(server);
     expect((await patch(other, m.id, { importance: 0.1 })).status).toBe(404);
     expect((await other.get(`/v1/memories/${m.id}`)).status).toBe(404);
-    expect((await api.get(`/v1/memories/${m.id}`)).body.data.importance_score).toBe(0.9);
+    expect((await api.get(`/v1/memories/${m.id}`)).body.data.content).toBe('The user collects antique clocks.');
 
     expect((await api.delete(`/v1/memories/${m.id}`)).status).toBe(200);
     const archived = await patch(api, m.id, { importance: 0.5 });
     expect(archived.status).toBe(409);
     expect(archived.body.code).toBe('conflict');
-    expect((await api.get(`/v1/memories/${m.id}`)).body.data.revisions.map((r: any) => r.action)).toEqual(['created', 'edited', 'deleted']);
+    expect((await api.get(`/v1/memories/${m.id}`)).body.data.revisions.map((r: any) => r.action)).toEqual(['created', 'edited', 'reinforced', 'deleted']);
   });
 
   it('metadata_filter keeps only memories and passages of adds whose metadata matches, on retrieve and list', async () => {
     const api = await tenantApi(server);
     const sources: Record<string, string> = {};
-    for (const [channel, content] of [
-      ['web', 'I adopted a greyhound named Pixel. Greyhounds are calm dogs and Pixel sleeps all day.'],
-      ['sms', 'My neighbour has a greyhound called Bolt. Bolt races at the track every weekend.'],
+    // the assistant's answers yield no memory: they stay in retrieve as passages of the evidence layer
+    for (const [channel, said, answer] of [
+      ['web', 'I adopted a greyhound named Pixel.', 'Greyhounds love short sprints and long naps on soft beds.'],
+      ['sms', 'My neighbour has a greyhound called Bolt.', 'Greyhounds were bred for racing on oval tracks.'],
     ] as const) {
-      const add = await api.post('/v1/memories/add', { external_user_id: 'ann', messages: [{ role: 'user', content }], metadata: { channel, shard: 1 } });
+      const messages = [{ role: 'user', content: said }, { role: 'assistant', content: answer }];
+      const add = await api.post('/v1/memories/add', { external_user_id: 'ann', messages, metadata: { channel, shard: 1 } });
       const job = await api.waitForJob(add.body.job_id);
       sources[channel] = job.source_event_id;
     }
@@ -183,7 +190,8 @@ describe.each(servers())('direct memory operations on $name', (server) => {
     const webSources = web.body.data.map((r: any) => r.source_event_id);
     expect(webSources.length).toBeGreaterThan(0);
     expect(new Set(webSources)).toEqual(new Set([sources.web, sources.direct]));
-    expect(web.body.system_prompt_addition).not.toMatch(/Bolt/);
+    expect(web.body.data.some((r: any) => r.category === 'conversation')).toBe(true);
+    expect(web.body.system_prompt_addition).not.toMatch(/Bolt|racing/);
     const both = await retrieve(api, { query: 'greyhound', metadata_filter: { channel: 'web', shard: 1 } });
     expect(new Set(both.body.data.map((r: any) => r.source_event_id))).toEqual(new Set([sources.web]));
     expect((await retrieve(api, { query: 'greyhound', metadata_filter: { channel: 'web', shard: '1' } })).body.data).toEqual([]);

@@ -179,7 +179,11 @@ export interface paths {
         /** List a user’s memories, newest first, paged by cursor */
         get: operations["listMemories"];
         put?: never;
-        post?: never;
+        /**
+         * Write a memory directly, without extraction
+         * @description Stored on the path of an extracted memory (docs/direct-operations.md): a source event records its provenance (the `source` block’s writer, else default provenance), the conflict rules apply (writer authority, recency, reviews), the ledger records the creation, and retrieve finds it at once. `metadata` is what `metadata_filter` matches. Not counted in the add budget; counted against the write rate. Send `Idempotency-Key` to retry safely, as for add; the same `source.event_id` with the same body replays the first answer.
+         */
+        post: operations["createMemory"];
         delete?: never;
         options?: never;
         head?: never;
@@ -293,14 +297,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * A memory with its provenance, metadata and revision history
+         * @description Any status (active, inactive, archived). `revisions` lists the claim ledger’s entries for it, oldest first.
+         */
+        get: operations["getMemory"];
         put?: never;
         post?: never;
         /** Delete a memory (archived: out of retrieval, kept in the revision ledger) */
         delete: operations["deleteMemory"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edit a memory’s content, category or importance (a new revision in the ledger)
+         * @description The ledger records an `edited` revision naming the API key and each changed field before and after; new content is re-indexed (claim slot, search terms, vectors, entities). An edit that changes nothing records nothing. The conflict rules are not run against the user’s other memories: to state a new fact, POST /v1/memories. See docs/direct-operations.md.
+         */
+        patch: operations["updateMemory"];
         trace?: never;
     };
     "/v1/tenant/api-keys": {
@@ -1151,6 +1163,65 @@ export interface components {
             /** Format: uuid */
             job_id?: string;
         };
+        CreatedMemory: {
+            /** Format: uuid */
+            id: string;
+            external_user_id: string;
+            agent_id: string | null;
+            content: string;
+            category: string;
+            /** @enum {string} */
+            status: "active" | "inactive" | "archived";
+            importance_score: number;
+            confidence: number;
+            access_count: number;
+            last_accessed: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            source_event_id: string | null;
+            provenance: components["schemas"]["Provenance"] | null;
+            /** @description The `metadata` of the add or direct write that produced the memory (what `metadata_filter` matches); null without one. */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The memory’s claim revisions, oldest first. */
+            revisions: components["schemas"]["ClaimRevision"][];
+            /**
+             * @description `created`: a new memory (201); its `status` is `inactive` when it lost a conflict or waits for a review. `reinforced`: the user already had this memory (the same fact, or the same claim in other words); it is returned, reinforced (200).
+             * @enum {string}
+             */
+            outcome: "created" | "reinforced";
+            /** @description Active memories this one superseded under the conflict rules. */
+            superseded_memory_ids: string[];
+            /** @description The review opened when an equally trusted claim disagrees; null otherwise. */
+            review_id: string | null;
+        };
+        /** @description One entry of the claim revision ledger. */
+        ClaimRevision: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            memory_id: string;
+            /** @description created, reinforced, superseded, review_opened, edited, archived, deleted, restored, … */
+            action: string;
+            from_status: string | null;
+            to_status: string;
+            reason: string;
+            /** @description Who made the change: `extractor:<provider>`, `api_key:<id>`, `admin:<id>`, `lifecycle`, `feedback:<id>`. */
+            actor: string;
+            source_event_id: string | null;
+            job_id: string | null;
+            /** @description The claim as it was after this revision. */
+            content: string;
+            /** @description An edit names `before` and `after` of each changed field. */
+            details: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+        };
         AddMemoriesResponse: {
             job_id: string | null;
             /** @enum {string} */
@@ -1339,6 +1410,33 @@ export interface components {
             context_snippet: string;
             source_event_id: string | null;
             provenance: components["schemas"]["Provenance"] | null;
+        };
+        /** @description A memory with its provenance, its producing metadata and its revision history. */
+        MemoryDetail: {
+            /** Format: uuid */
+            id: string;
+            external_user_id: string;
+            agent_id: string | null;
+            content: string;
+            category: string;
+            /** @enum {string} */
+            status: "active" | "inactive" | "archived";
+            importance_score: number;
+            confidence: number;
+            access_count: number;
+            last_accessed: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            source_event_id: string | null;
+            provenance: components["schemas"]["Provenance"] | null;
+            /** @description The `metadata` of the add or direct write that produced the memory (what `metadata_filter` matches); null without one. */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The memory’s claim revisions, oldest first. */
+            revisions: components["schemas"]["ClaimRevision"][];
         };
         ApiKey: {
             /** Format: uuid */
@@ -1932,6 +2030,37 @@ export interface components {
         PassportTokenRequest: {
             link_token: string;
         };
+        CreateMemoryRequest: {
+            /**
+             * @description The end user’s id in the tenant’s system, unique inside the tenant.
+             * @example user_42
+             */
+            external_user_id: string;
+            /** @description The memory as a standalone statement, e.g. "The user lives in Lisbon." Written like extracted memories (third person), a statement about one attribute is a claim the conflict rules compare (docs/conflicts.md). */
+            content: string;
+            category: components["schemas"]["MemoryCategory"];
+            /** @description 0–1; default 0.6. */
+            importance?: number;
+            agent_id?: string | null;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            source?: components["schemas"]["SourceBlock"] | null;
+        };
+        /** @description Where this conversation came from (creates a source event). */
+        SourceBlock: {
+            service: string;
+            event_id: string;
+            /** Format: date-time */
+            observed_at?: string;
+            scope?: {
+                [key: string]: unknown;
+            };
+            evidence?: {
+                source_type: string;
+                reference: string;
+            }[];
+        };
         AddMemoriesRequest: {
             /**
              * @description The end user’s id in the tenant’s system, unique inside the tenant.
@@ -1951,20 +2080,6 @@ export interface components {
             /** @description Optional speaker name. Extraction attributes the message's statements to this person ("Caroline went to …") instead of "the user"; use it when several people talk in one conversation. */
             name?: string;
             content: string;
-        };
-        /** @description Where this conversation came from (creates a source event). */
-        SourceBlock: {
-            service: string;
-            event_id: string;
-            /** Format: date-time */
-            observed_at?: string;
-            scope?: {
-                [key: string]: unknown;
-            };
-            evidence?: {
-                source_type: string;
-                reference: string;
-            }[];
         };
         RetrievalFeedbackRequest: {
             /**
@@ -2006,12 +2121,30 @@ export interface components {
             format?: "bullets" | "json" | "xml";
             /** @default 500 */
             context_max_tokens?: number;
+            metadata_filter?: components["schemas"]["MetadataFilter"];
         };
         /**
          * @description A memory category, or `conversation` for passages of what was said.
          * @enum {string}
          */
         RetrieveCategory: "fact" | "preference" | "goal" | "expertise" | "relationship" | "procedure" | "event" | "conversation";
+        /**
+         * @description Only items produced by an add (or a direct write) whose `metadata` has every key here with exactly this value (strings, numbers and booleans; all keys must match). Items without such metadata are left out.
+         * @example {
+         *       "channel": "support",
+         *       "ticket": 4521
+         *     }
+         */
+        MetadataFilter: {
+            [key: string]: string | number | boolean;
+        };
+        /** @description Name at least one of `content`, `category`, `importance`. */
+        UpdateMemoryRequest: {
+            /** @description The memory as a standalone statement, e.g. "The user lives in Lisbon." Written like extracted memories (third person), a statement about one attribute is a claim the conflict rules compare (docs/conflicts.md). */
+            content?: string;
+            category?: components["schemas"]["MemoryCategory"];
+            importance?: number;
+        };
         CreateApiKeyRequest: {
             name: string;
         };
@@ -2622,6 +2755,7 @@ export interface operations {
                 cursor?: string;
                 status?: "active" | "inactive" | "archived" | "all";
                 category?: components["schemas"]["MemoryCategory"];
+                metadata_filter?: string;
             };
             header?: never;
             path?: never;
@@ -2655,6 +2789,107 @@ export interface operations {
             };
             /** @description Validation failed (code `validation_failed`); `errors[]` lists each field. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createMemory: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMemoryRequest"];
+            };
+        };
+        responses: {
+            /** @description The user already had this memory (`outcome: reinforced`): it is returned, reinforced; or a replay. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedMemory"];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Created (`outcome: created`); `status` is `inactive` when it lost a conflict or waits for a review. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedMemory"];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (code `unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `PROV_403`: the writer named in `source.service` is bound to another API key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `PROV_404`: no service writer has the `source.service` key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `PROV_409`: the source event id exists with a different payload. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_failed` (unknown category, importance outside 0–1, empty content, …), `PROV_422` for an invalid `source` block, or `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: over the tenant’s write rate (docs/quotas.md). Headers `Retry-After`, `RateLimit` and `RateLimit-Policy` (e.g. `RateLimit-Policy: "tenant-writes";q=1200;w=60`, `RateLimit: "tenant-writes";r=0;t=12`); writes under a limit carry the same two headers. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2967,6 +3202,52 @@ export interface operations {
             };
         };
     };
+    getMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                memory_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MemoryDetail"];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (code `unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such memory for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     deleteMemory: {
         parameters: {
             query?: never;
@@ -3011,6 +3292,83 @@ export interface operations {
             };
             /** @description No such memory for this tenant. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: over the tenant’s write rate (docs/quotas.md). Headers `Retry-After`, `RateLimit` and `RateLimit-Policy` (e.g. `RateLimit-Policy: "tenant-writes";q=1200;w=60`, `RateLimit: "tenant-writes";r=0;t=12`); writes under a limit carry the same two headers. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                memory_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMemoryRequest"];
+            };
+        };
+        responses: {
+            /** @description The memory after the edit, with its revisions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MemoryDetail"];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (code `unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such memory for this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: the memory is not active (inactive after a conflict or pending a review, or archived). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_failed`: no field given, unknown field or category, importance outside 0–1, empty content. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -74,4 +74,16 @@ describe('MemoryWriter', () => {
     expect(await version(db, userId)).toBe(before + 1);
     expect(await db.select().from(webhookEvents).where(eq(webhookEvents.tenantId, tenantId))).toEqual([]);
   });
+
+  it('keeps the rows of one transaction in the order they were recorded, as (created_at, id) sorts them (they share its now())', async () => {
+    const { db, tenantId, memory } = await setUp(false);
+    const actions = ['created', 'review_opened', 'superseded', 'restored', 'edited', 'reinforced', 'archived', 'deleted'];
+    await db.transaction(async (tx) => {
+      const writer = new MemoryWriter(tx as never, tenantId);
+      for (const action of actions) writer.record(ledgerRow(memory, { action, from: 'active', to: 'active', reason: 'order', actor: 'test' }));
+      await writer.commit();
+    });
+    const ledger = await db.select().from(claimRevisions).where(eq(claimRevisions.memoryId, memory.id)).orderBy(claimRevisions.createdAt, claimRevisions.id);
+    expect(ledger.map((r) => r.action)).toEqual(actions);
+  });
 });
