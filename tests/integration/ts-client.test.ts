@@ -59,6 +59,13 @@ describe.each(servers())('the TypeScript client on $name', (server) => {
     const after = [];
     for await (const m of client.memories.iterate({ external_user_id: user })) after.push(m.id);
     expect(after).not.toContain(listed[0].id);
+    const direct = await client.memories.create({ external_user_id: user, content: 'The user plays the oboe.', category: 'expertise', metadata: { channel: 'ts' } });
+    expect(direct).toMatchObject({ outcome: 'created', status: 'active' });
+    const edited = await client.memories.update(direct.id, { importance: 0.9 });
+    expect(edited.revisions.map((r) => r.action)).toEqual(['created', 'edited']);
+    expect((await client.memories.get(direct.id)).importance_score).toBe(0.9);
+    const byMetadata = await client.memories.list({ external_user_id: user, metadata_filter: JSON.stringify({ channel: 'ts' }) });
+    expect(byMetadata.items.map((m) => m.id)).toEqual([direct.id]);
     const events = [];
     for await (const e of client.sourceEvents.iterate({ external_user_id: user, limit: 1 })) events.push(e);
     expect(events.length).toBeGreaterThanOrEqual(2);

@@ -82,6 +82,19 @@ class Memories(_Group):
         """Every memory of the user, page after page."""
         return each_item(lambda c: self.list(external_user_id, limit=limit, cursor=c, **query), cursor)
 
+    def create(self, external_user_id: str, content: str, category: str, *, idempotency_key: Optional[str] = None, **fields: Any) -> Dict[str, Any]:
+        """Writes a memory directly, without extraction (``outcome``: created or reinforced); the conflict rules apply."""
+        body = {"external_user_id": external_user_id, "content": content, "category": category, **fields}
+        return self._send("POST", "/v1/memories", body=body, idempotent=True, idempotency_key=idempotency_key)
+
+    def get(self, memory_id: str) -> Dict[str, Any]:
+        """One memory with its provenance, metadata and revision history."""
+        return self._send("GET", "/v1/memories/{memory_id}", params={"memory_id": memory_id})
+
+    def update(self, memory_id: str, **fields: Any) -> Dict[str, Any]:
+        """Edits ``content``, ``category`` or ``importance``: a new revision in the ledger."""
+        return self._send("PATCH", "/v1/memories/{memory_id}", params={"memory_id": memory_id}, body=fields)
+
     def delete(self, memory_id: str) -> Dict[str, Any]:
         return self._send("DELETE", "/v1/memories/{memory_id}", params={"memory_id": memory_id})
 

@@ -69,6 +69,13 @@ def test_adds_waits_retrieves_lists_gives_feedback_exports_and_deletes(client: M
     assert client.memories.delete(listed[0]["id"])["id"] == listed[0]["id"]
     assert listed[0]["id"] not in [m["id"] for m in client.memories.iterate(user)]
 
+    direct = client.memories.create(user, "The user plays the oboe.", "expertise", metadata={"channel": "py"})
+    assert (direct["outcome"], direct["status"]) == ("created", "active")
+    edited = client.memories.update(direct["id"], importance=0.9)
+    assert [r["action"] for r in edited["revisions"]] == ["created", "edited"]
+    assert client.memories.get(direct["id"])["importance_score"] == 0.9
+    assert [m["id"] for m in client.memories.list(user, metadata_filter='{"channel":"py"}')["items"]] == [direct["id"]]
+
 
 def test_raises_errors_with_the_problem_code(client: MemoryClient, user: str) -> None:
     wrong = MemoryClient(client.http.base, "mem_sk_wrong")
