@@ -2,6 +2,7 @@
  * The fields of an object schema as a two-column table (field with its type, description with its limits), readable
  * at phone width. Inline objects are flattened into dotted names; referenced schemas stay links.
  */
+import { breakable } from './breakable';
 import { Markdown } from './markdown';
 import { type JsonSchema, resolve } from './model';
 import { TypeLabel, constraints } from './schema-type';
@@ -39,8 +40,8 @@ export function FieldsTable({ rows, caption }: { rows: FieldRow[]; caption: stri
             return (
               <tr key={`${location ?? ''}${name}`} className="border-b border-slate-100 align-top">
                 <td className="py-1.5 pr-3 [overflow-wrap:anywhere]">
-                  <span className="font-mono font-medium">{name}</span>
-                  {required ? <span className="ml-1 text-xs font-medium text-red-700">required</span> : null}
+                  <span className="font-mono font-medium">{breakable(name)}</span>
+                  {required ? <span className="text-xs font-medium text-red-700"> required</span> : null}
                   <div className="text-xs text-slate-600">
                     {location ? `${location} · ` : null}
                     <TypeLabel schema={schema} />

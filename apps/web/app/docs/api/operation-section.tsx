@@ -2,6 +2,7 @@
  * One operation: method and path, summary, rendered description, who may call it, parameters, request body fields
  * (types linked to their schemas), responses with their schemas, and the request example as JSON, curl and TypeScript.
  */
+import { breakable } from './breakable';
 import { CodeBlock } from './code-block';
 import { type FieldRow, FieldsTable, objectRows } from './fields';
 import { Markdown } from './markdown';
@@ -36,9 +37,11 @@ function Auth({ documented }: { documented: DocumentedOperation }) {
             <span key={s}>
               {i > 0 ? ' and ' : null}
               <a className="text-blue-700 underline" href="#authentication">
-                {CREDENTIALS[s].header}
+                {CREDENTIALS[s].label}
               </a>{' '}
-              <Markdown inline text={`(${CREDENTIALS[s].what})`} />
+              <code className="rounded bg-slate-100 px-1 text-[0.85em] [overflow-wrap:anywhere]">
+                {CREDENTIALS[s].header}: {CREDENTIALS[s].prefix}${CREDENTIALS[s].env}
+              </code>
             </span>
           ))}
     </p>
@@ -65,7 +68,7 @@ export function OperationSection({ documented }: { documented: DocumentedOperati
     <section id={op.operationId} aria-labelledby={`${op.operationId}-title`} className="scroll-mt-4 border-t border-slate-200 pt-6">
       <h3 id={`${op.operationId}-title`} className="flex flex-wrap items-baseline gap-2 font-mono text-base font-semibold">
         <MethodBadge method={method} />
-        <span className="break-all">{path}</span>
+        <span className="min-w-0 [overflow-wrap:anywhere]">{breakable(path)}</span>
       </h3>
       <div className="mt-2 gap-8 xl:grid xl:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
         <div className="min-w-0">

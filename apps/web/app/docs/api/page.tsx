@@ -49,7 +49,7 @@ function Authentication() {
                     {c.env}
                     {'>'}
                   </code>
-                  <Markdown className="mt-1 text-slate-700" text={DOC.components.securitySchemes[scheme]?.description ?? c.what} />
+                  <Markdown className="mt-1 text-slate-700" text={DOC.components.securitySchemes[scheme]?.description ?? c.label} />
                 </td>
               </tr>
             ))}

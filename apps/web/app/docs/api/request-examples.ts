@@ -12,11 +12,11 @@ export const EXAMPLE_BASE_URL = 'http://localhost:3000';
 
 /** The credential each security scheme sends, and the environment variable the examples read it from. */
 export const CREDENTIALS = {
-  ApiKey: { header: 'Authorization', prefix: 'ApiKey ', env: 'MEMORY_API_KEY', what: 'a tenant API key (`mem_sk_…`)' },
-  AgentKey: { header: 'Authorization', prefix: 'ApiKey ', env: 'MEMORY_AGENT_KEY', what: 'a global agent’s key (`mem_ak_…`)' },
-  ServiceUui: { header: 'X-Service-UUI', prefix: '', env: 'MEMORY_SERVICE_UUI', what: 'the passport user’s token for the agent (`mem_uui_…`)' },
-  AdminToken: { header: 'Authorization', prefix: 'Bearer ', env: 'MEMORY_ADMIN_TOKEN', what: 'the operator’s MEMORY_ADMIN_TOKEN' },
-  PassportSession: { header: 'Authorization', prefix: 'Bearer ', env: 'MEMORY_PASSPORT_SESSION', what: 'a passport session token (`mem_ps_…`)' },
+  ApiKey: { label: 'tenant API key', header: 'Authorization', prefix: 'ApiKey ', env: 'MEMORY_API_KEY' },
+  AgentKey: { label: 'agent key', header: 'Authorization', prefix: 'ApiKey ', env: 'MEMORY_AGENT_KEY' },
+  ServiceUui: { label: 'the user’s X-Service-UUI token', header: 'X-Service-UUI', prefix: '', env: 'MEMORY_SERVICE_UUI' },
+  AdminToken: { label: 'admin token', header: 'Authorization', prefix: 'Bearer ', env: 'MEMORY_ADMIN_TOKEN' },
+  PassportSession: { label: 'passport session', header: 'Authorization', prefix: 'Bearer ', env: 'MEMORY_PASSPORT_SESSION' },
 } as const;
 
 type Scheme = keyof typeof CREDENTIALS;

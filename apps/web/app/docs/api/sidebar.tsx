@@ -2,6 +2,7 @@
  * The contents: every tag with its operations, then the schemas. On a wide screen a sticky column beside the
  * reference; on a phone a collapsed <details> above it (the same links, one of the two is displayed).
  */
+import { breakable } from './breakable';
 import { type TagGroup } from './model';
 import { MethodBadge } from './operation-section';
 
@@ -23,7 +24,7 @@ function Links({ groups }: { groups: TagGroup[] }) {
               <li key={op.operationId}>
                 <a className="flex items-baseline gap-1.5 text-slate-700 hover:text-blue-700 hover:underline" href={`#${op.operationId}`}>
                   <MethodBadge method={method} />
-                  <span className="font-mono text-xs break-all">{path}</span>
+                  <span className="font-mono text-xs [overflow-wrap:anywhere]">{breakable(path)}</span>
                 </a>
               </li>
             ))}
