@@ -1,4 +1,7 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+const at = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 export default defineConfig({
   test: {
@@ -6,8 +9,15 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: ['packages/*/src/**/*.test.ts', 'scripts/**/*.test.ts', 'apps/web/{lib,app}/**/*.test.ts'],
           environment: 'node',
+        },
+        // apps/web's `@/` alias, and @memory/client from source as tsconfig.tests.json has it (dist may not be built)
+        resolve: {
+          alias: [
+            { find: /^@\//, replacement: at('./apps/web/') },
+            { find: /^@memory\/client$/, replacement: at('./packages/client/src/index.ts') },
+          ],
         },
       },
       {

@@ -47,4 +47,29 @@ describe('route files and the OpenAPI document', () => {
       withoutRoute: [],
     });
   });
+
+  it('tags every operation with a declared tag, gives each request an example, and names the server', async () => {
+    // The examples parse with the operations' own zod schemas: apps/web/lib/openapi-examples.test.ts (unit).
+    type Op = { tags?: string[]; parameters?: { in: string; name: string; required: boolean; example?: unknown }[]; requestBody?: any };
+    const doc = (await new Api(servers()[0]).get('/v1/openapi.json')).body as {
+      servers: { url: string }[];
+      tags: { name: string; description: string }[];
+      paths: Record<string, Record<string, Op>>;
+    };
+    expect(doc.servers.length).toBeGreaterThan(0);
+    expect(doc.servers[0].url).toBe('/');
+    const tags = doc.tags.map((t) => t.name);
+    expect(tags.length).toBeGreaterThanOrEqual(9);
+    for (const t of doc.tags) expect(t.description, t.name).not.toBe('');
+    const missing: string[] = [];
+    for (const [template, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const name = `${method.toUpperCase()} ${template}`;
+        if (op.tags?.length !== 1 || !tags.includes(op.tags[0])) missing.push(`${name}: tag`);
+        if (op.requestBody && op.requestBody.content['application/json']?.examples?.default?.value === undefined) missing.push(`${name}: body example`);
+        for (const p of op.parameters ?? []) if ((p.required || p.in === 'path') && p.example === undefined) missing.push(`${name}: ${p.in} ${p.name} example`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
 });

@@ -2,20 +2,14 @@
  * The OpenAPI 3.1 document, assembled from the operations each area declares beside its routes
  * (apps/web/app/v1/<area>/operations.ts, lib/operation.ts). Their zod schemas, the ones the handlers validate
  * with, become JSON Schema here (OpenAPI 3.1 schemas are JSON Schema 2020-12, which zod emits natively).
+ * Each area is a tag and each operation carries its request example (lib/openapi-areas.ts).
  * No operation or schema is declared in this file.
  */
 import { LIMITS, problemSchema } from '@memory/core';
 import { z } from 'zod';
-import * as admin from '@/app/v1/admin/operations';
-import * as agents from '@/app/v1/agents/operations';
-import * as health from '@/app/v1/health/operations';
-import * as memories from '@/app/v1/memories/operations';
-import * as tenant from '@/app/v1/tenant/operations';
-import * as webhooks from '@/app/v1/tenant/webhooks/operations';
-import * as universal from '@/app/v1/universal/operations';
-import * as users from '@/app/v1/users/operations';
-import * as uui from '@/app/v1/uui/operations';
 import { type Method, type OperationSpec, type ResponseSpec } from './operation';
+import { API_AREAS } from './openapi-areas';
+import { type AnyRequestExample, EXAMPLE_IDEMPOTENCY_KEY } from './operation-example';
 
 const METHOD_ORDER: readonly Method[] = ['get', 'post', 'put', 'patch', 'delete'];
 
@@ -24,12 +18,27 @@ const METHOD_ORDER: readonly Method[] = ['get', 'post', 'put', 'patch', 'delete'
  * reference page do not depend on where an operation is declared. The parity test checks that each has its route
  * file and each route its operation.
  */
-const OPERATIONS: readonly OperationSpec[] = [admin, agents, health, memories, tenant, webhooks, universal, users, uui]
-  .flatMap((area) => Object.values(area) as OperationSpec[])
+const OPERATIONS: readonly OperationSpec[] = API_AREAS.flatMap((area) => area.operations)
   .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method)));
 
+/** Each operation's tag (its area) and request example, by operationId. */
+const AREA_OF = new Map(API_AREAS.flatMap((area) => area.operations.map((op) => [op.operationId, area] as const)));
+const exampleOf = (op: OperationSpec): AnyRequestExample => AREA_OF.get(op.operationId)?.examples[op.operationId] ?? {};
+
+/**
+ * Where the API is: the origin that served the document (a relative URL, resolved against the document's own
+ * location, OpenAPI 3.1 §4.8.5), so one static document is right for every deployment.
+ */
+const SERVERS = [{ url: '/', description: 'This service: the origin that served this document' }];
+
 /** The optional `Idempotency-Key` header of the operations that honour it (readIdempotencyKey). */
-const IDEMPOTENCY_KEY_HEADER = { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: LIMITS.idempotencyKeyChars } };
+const IDEMPOTENCY_KEY_HEADER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', maxLength: LIMITS.idempotencyKeyChars },
+  example: EXAMPLE_IDEMPOTENCY_KEY,
+};
 
 type Io = 'input' | 'output';
 type Json = Record<string, unknown>;
@@ -78,14 +87,16 @@ export function resolveSchema(doc: { components: { schemas: Record<string, Json>
 
 /** One operation as an OpenAPI operation object; its schemas go to `components`. */
 function operationObject(op: OperationSpec, components: Components): Json {
+  const example = exampleOf(op);
   const parameters = [
     ...[...op.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
       name,
       in: 'path',
       required: true,
       schema: op.pathTypes?.[name] === 'text' ? { type: 'string' } : { type: 'string', format: 'uuid' },
+      ...(example.params?.[name] !== undefined && { example: example.params[name] }),
     })),
-    ...(op.query ? queryParameters(op.query, components) : []),
+    ...(op.query ? queryParameters(op.query, components, example.query ?? {}) : []),
     ...(op.idempotencyKey ? [IDEMPOTENCY_KEY_HEADER] : []),
   ];
   const response = (r: ResponseSpec): Json =>
@@ -96,26 +107,38 @@ function operationObject(op: OperationSpec, components: Components): Json {
         : { description: r.description };
   return {
     operationId: op.operationId,
+    tags: [AREA_OF.get(op.operationId)?.tag ?? 'Other'],
     summary: op.summary,
     ...(op.description !== undefined && { description: op.description }),
     ...(op.security && { security: op.security }),
     ...(parameters.length > 0 && { parameters }),
-    ...(op.body && { requestBody: { required: true, content: { 'application/json': { schema: components.add(op.body, 'input') } } } }),
+    ...(op.body && {
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: components.add(op.body, 'input'),
+            ...(example.body !== undefined && { examples: { default: { summary: example.summary ?? 'A typical request', value: example.body } } }),
+          },
+        },
+      },
+    }),
     responses: Object.fromEntries(Object.entries(op.responses).map(([status, r]) => [status, response(r)])),
   };
 }
 
-function queryParameters(s: z.ZodObject, components: Components) {
+function queryParameters(s: z.ZodObject, components: Components, example: Readonly<Record<string, unknown>>) {
   const json = components.add(s, 'input') as { properties: Record<string, unknown>; required?: string[] };
   return Object.entries(json.properties).map(([name, sch]) => ({
     name,
     in: 'query',
     required: json.required?.includes(name) ?? false,
     schema: sch,
+    ...(example[name] !== undefined && { example: example[name] }),
   }));
 }
 
-export function buildOpenApiDocument(serverUrl?: string) {
+export function buildOpenApiDocument() {
   const components = new Components();
   // Response schemas first: a component's plain name is always its output shape, and an input that differs (a
   // default makes a field optional) is always `<id>Input`, whatever the order of the operations.
@@ -131,7 +154,8 @@ export function buildOpenApiDocument(serverUrl?: string) {
         'Long-term memory for AI products: send conversations, get durable memories back as a prompt-ready block. ' +
         'Errors are RFC 9457 problem details with a stable `code`. See docs/ in the repository for every choice the spec left open.',
     },
-    servers: serverUrl ? [{ url: serverUrl }] : [],
+    servers: SERVERS,
+    tags: API_AREAS.map(({ tag, description }) => ({ name: tag, description })),
     components: {
       schemas: components.schemas,
       securitySchemes: {

@@ -2261,6 +2261,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 6e1a9c4f-8b3d-4f72-a5e9-2d7c0b8f4a31 */
                 agent_id: string;
             };
             cookie?: never;
@@ -2358,6 +2359,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example d3b7f2a9-6c1e-4b58-9f4d-8a2e5c7b1f60 */
                 tenant_id: string;
             };
             cookie?: never;
@@ -2426,6 +2428,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example d3b7f2a9-6c1e-4b58-9f4d-8a2e5c7b1f60 */
                 tenant_id: string;
             };
             cookie?: never;
@@ -2472,6 +2475,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example d3b7f2a9-6c1e-4b58-9f4d-8a2e5c7b1f60 */
                 tenant_id: string;
             };
             cookie?: never;
@@ -2579,6 +2583,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 6e1a9c4f-8b3d-4f72-a5e9-2d7c0b8f4a31 */
                 agent_id: string;
             };
             cookie?: never;
@@ -2750,10 +2755,13 @@ export interface operations {
     listMemories: {
         parameters: {
             query: {
+                /** @example user_42 */
                 external_user_id: string;
+                /** @example 20 */
                 limit?: number;
                 cursor?: string;
                 status?: "active" | "inactive" | "archived" | "all";
+                /** @example preference */
                 category?: components["schemas"]["MemoryCategory"];
                 metadata_filter?: string;
             };
@@ -2903,6 +2911,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @example 2b8f6c1e-4d7a-4f0b-9c3e-5a1d2e7f9b60 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2982,6 +2991,7 @@ export interface operations {
     getEdtechProfile: {
         parameters: {
             query: {
+                /** @example student_1207 */
                 external_user_id: string;
             };
             header?: never;
@@ -3048,6 +3058,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 8c0f3a52-6b1e-4d27-9a43-2f5e7c1d9b08 */
                 job_id: string;
             };
             cookie?: never;
@@ -3093,6 +3104,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @example 2b8f6c1e-4d7a-4f0b-9c3e-5a1d2e7f9b60 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3253,6 +3265,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 3f6a1c9e-2b7d-4e58-8a01-6c4d9f2e7b13 */
                 memory_id: string;
             };
             cookie?: never;
@@ -3485,6 +3498,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example a7c3e1f9-4b2d-4a68-9e05-8d1f6c3b2a74 */
                 key_id: string;
             };
             cookie?: never;
@@ -3539,13 +3553,17 @@ export interface operations {
         parameters: {
             query?: {
                 plan?: string;
+                /** @example true */
                 has_open_issues?: "true" | "false";
                 sentiment?: "positive" | "neutral" | "negative";
+                /** @example declining */
                 sentiment_trend?: "improving" | "stable" | "declining" | "insufficient_data";
                 escalated?: "true" | "false";
                 channel?: string;
                 contacted_after?: string;
+                /** @example open_issues */
                 sort?: "last_contact" | "open_issues" | "sentiment";
+                /** @example 20 */
                 limit?: number;
                 cursor?: string;
             };
@@ -3604,6 +3622,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example customer_8841 */
                 external_user_id: string;
             };
             cookie?: never;
@@ -3797,8 +3816,10 @@ export interface operations {
     listReviews: {
         parameters: {
             query?: {
+                /** @example open */
                 status?: "open" | "resolved";
                 external_user_id?: string;
+                /** @example 20 */
                 limit?: number;
                 cursor?: string;
             };
@@ -3852,6 +3873,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 5b9d2f7a-1e4c-4c83-a6f0-9e2b7d4c1a38 */
                 review_id: string;
             };
             cookie?: never;
@@ -3898,6 +3920,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 5b9d2f7a-1e4c-4c83-a6f0-9e2b7d4c1a38 */
                 review_id: string;
             };
             cookie?: never;
@@ -4139,8 +4162,11 @@ export interface operations {
     listSourceEvents: {
         parameters: {
             query?: {
+                /** @example user_42 */
                 external_user_id?: string;
+                /** @example crm */
                 source_service?: string | "default";
+                /** @example 20 */
                 limit?: number;
                 cursor?: string;
             };
@@ -4192,6 +4218,7 @@ export interface operations {
     getSupportStats: {
         parameters: {
             query?: {
+                /** @example 30d */
                 window?: string;
                 from?: string;
                 to?: string;
@@ -4378,6 +4405,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example c2e8a4f6-7d1b-4e39-b5a2-0f6d3c9e8b17 */
                 endpoint_id: string;
             };
             cookie?: never;
@@ -4424,6 +4452,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example c2e8a4f6-7d1b-4e39-b5a2-0f6d3c9e8b17 */
                 endpoint_id: string;
             };
             cookie?: never;
@@ -4475,6 +4504,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example c2e8a4f6-7d1b-4e39-b5a2-0f6d3c9e8b17 */
                 endpoint_id: string;
             };
             cookie?: never;
@@ -4532,12 +4562,15 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
+                /** @example failed */
                 status?: "pending" | "sending" | "succeeded" | "failed";
+                /** @example 20 */
                 limit?: number;
                 cursor?: string;
             };
             header?: never;
             path: {
+                /** @example c2e8a4f6-7d1b-4e39-b5a2-0f6d3c9e8b17 */
                 endpoint_id: string;
             };
             cookie?: never;
@@ -4593,7 +4626,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example c2e8a4f6-7d1b-4e39-b5a2-0f6d3c9e8b17 */
                 endpoint_id: string;
+                /** @example 91f4d6b3-2a8e-4c57-8e1d-7b3a5f0c2d96 */
                 delivery_id: string;
             };
             cookie?: never;
@@ -4649,6 +4684,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example c2e8a4f6-7d1b-4e39-b5a2-0f6d3c9e8b17 */
                 endpoint_id: string;
             };
             cookie?: never;
@@ -4755,6 +4791,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 2d6f8b1a-3e9c-4a75-8f2d-6c0b4e9a1d73 */
                 job_id: string;
             };
             cookie?: never;
@@ -4859,6 +4896,7 @@ export interface operations {
     exportUser: {
         parameters: {
             query: {
+                /** @example user_42 */
                 external_user_id: string;
             };
             header?: never;
@@ -5018,6 +5056,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example f7b3d9e1-5a2c-4c86-9b4f-0e8a6d2c7f15 */
                 connection_id: string;
             };
             cookie?: never;
@@ -5176,6 +5215,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 4a8c2e6f-9d1b-4e37-b0a5-3f7d1c9e6b82 */
                 grant_id: string;
             };
             cookie?: never;
@@ -5262,6 +5302,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 5b9d2f7a-1e4c-4c83-a6f0-9e2b7d4c1a38 */
                 review_id: string;
             };
             cookie?: never;
@@ -5328,6 +5369,7 @@ export interface operations {
     listOrganisations: {
         parameters: {
             query?: {
+                /** @example 20 */
                 limit?: number;
                 cursor?: string;
             };
