@@ -30,5 +30,17 @@ export const memoriesExamples: AreaExamples<typeof operations> = {
   },
   listMemories: { query: { external_user_id: EXAMPLE_USERS.general, category: 'preference', limit: 20 } },
   deleteMemory: { params: { memory_id: EXAMPLE_IDS.memory } },
+  createMemory: {
+    body: {
+      external_user_id: EXAMPLE_USERS.general,
+      content: 'The user is allergic to peanuts.',
+      category: 'fact',
+      importance: 0.9,
+      metadata: { channel: 'onboarding_form' },
+      source: { service: 'crm-sync', event_id: 'crm_profile_7731', observed_at: '2025-06-01T09:31:00Z' },
+    },
+  },
+  getMemory: { params: { memory_id: EXAMPLE_IDS.memory } },
+  updateMemory: { params: { memory_id: EXAMPLE_IDS.memory }, body: { content: 'The user lives in Porto.', importance: 0.8 } },
   getEdtechProfile: { query: { external_user_id: EXAMPLE_USERS.student } },
 };
