@@ -9,7 +9,10 @@ const HOW: Record<string, string> = { retrieve: 'searched', list: 'listed' };
 
 export function AccessLog({ retentionDays }: { retentionDays: number }) {
   const trpc = useTRPC();
-  const log = useInfiniteQuery(trpc.passport.accessLog.infiniteQueryOptions({}, { getNextPageParam: (last) => last.next_cursor ?? undefined }));
+  // agents read outside this page: fresh on every visit to the tab
+  const log = useInfiniteQuery(
+    trpc.passport.accessLog.infiniteQueryOptions({}, { getNextPageParam: (last) => last.next_cursor ?? undefined, refetchOnMount: 'always' }),
+  );
   const items = log.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <>

@@ -103,7 +103,10 @@ function MemoryRow({ memory, onDeleted }: { memory: MemoryItem; onDeleted: (text
 
 export function YourMemories() {
   const trpc = useTRPC();
-  const memories = useInfiniteQuery(trpc.passport.memories.infiniteQueryOptions({}, { getNextPageParam: (last) => last.next_cursor ?? undefined }));
+  // agents write outside this page: fresh on every visit to the tab
+  const memories = useInfiniteQuery(
+    trpc.passport.memories.infiniteQueryOptions({}, { getNextPageParam: (last) => last.next_cursor ?? undefined, refetchOnMount: 'always' }),
+  );
   const [done, setDone] = useState<string | null>(null);
   const items = memories.data?.pages.flatMap((p) => p.items) ?? [];
   const groups = MEMORY_CATEGORIES.map((c) => ({ category: c, items: items.filter((m) => m.category === c) })).filter((g) => g.items.length > 0);
