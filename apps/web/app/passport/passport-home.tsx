@@ -175,7 +175,7 @@ function Tabs({ active, onChange }: { active: TabId; onChange: (id: TabId) => vo
     document.getElementById(`tab-${tab.id}`)?.focus();
   };
   return (
-    <div role="tablist" aria-label="Your passport" className="mb-5 flex gap-1 overflow-x-auto border-b border-slate-200">
+    <div role="tablist" aria-label="Your passport" className="mb-5 flex gap-1 overflow-x-auto border-b border-slate-200 sm:flex-wrap sm:overflow-visible">
       {TABS.map((t) => (
         <button
           key={t.id}
