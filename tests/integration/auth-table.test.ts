@@ -204,6 +204,8 @@ describe.each(servers())('auth table on $name', (server) => {
       connection_id: a.issued.connection_id,
       job_id: jobs[0],
       review_id: questions.body.data?.[0]?.id,
+      // one of the two conflicting memories (DELETE /v1/uui/me/memories/{memory_id})
+      memory_id: questions.body.data?.[0]?.options?.[0]?.memory_id,
     };
     for (const [name, id] of Object.entries(ids)) expect(id, name).toBeTruthy();
     const as: Record<string, Record<string, string>> = {
@@ -234,5 +236,6 @@ describe.each(servers())('auth table on $name', (server) => {
     expect((await a.job(jobs[0])).status).toBe(200);
     expect((await aSession.request('GET', '/v1/uui/me/grants')).body.data.map((g: { id: string }) => g.id)).toContain(ids.grant_id);
     expect((await aSession.request('GET', '/v1/uui/me/questions')).body.data.map((q: { id: string }) => q.id)).toContain(ids.review_id);
+    expect((await aSession.request('GET', '/v1/uui/me/memories')).body.data.items.map((m: { id: string }) => m.id)).toContain(ids.memory_id);
   });
 });

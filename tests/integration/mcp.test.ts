@@ -100,7 +100,7 @@ describe.each(servers())('MCP over Streamable HTTP on $name', (server) => {
     const writer = await connectAgent(passport, { categories: ['goal', 'fact'], access: 'read_write' });
     const w = await connectMcp(server, writer.agentKey, writer.uuiToken);
     const { tools } = await w.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['add_memory', 'get_job', 'search_memories']);
+    expect(tools.map((t) => t.name)).toEqual(['add_memory', 'get_job', 'search_memories', 'list_memories', 'delete_memory']);
 
     const added = await w.call('add_memory', {
       messages: [{ role: 'user', content: 'I live in Lisbon. I love jazz. I want to run a marathon in April.' }],
@@ -142,5 +142,62 @@ describe.each(servers())('MCP over Streamable HTTP on $name', (server) => {
     const empty = await revoked.call('search_memories', { query: 'what race does the user want to run' });
     expect(empty.data).toMatchObject({ data: [], permission_error: 'no_grant_for_user', categories_available: [] });
     await revoked.close();
+  });
+});
+
+describe.each(servers())('MCP list and delete for passport agents on $name', (server) => {
+  it('lists only granted categories, deletes only with read_write, and every read is in the user’s access log', async () => {
+    const passport = await signInPassport(server);
+    const writer = await connectAgent(passport, { categories: ['goal', 'fact'], access: 'read_write' });
+    const reader = await connectAgent(passport, { categories: ['goal'], access: 'read_only' });
+    const w = await connectMcp(server, writer.agentKey, writer.uuiToken);
+    const added = await w.call('add_memory', { messages: [{ role: 'user', content: 'I live in Lisbon. I want to run a marathon in April.' }] });
+    expect(await waitForMcpJob(w, added.data.job_id)).toMatchObject({ status: 'completed', memories_created: 2 });
+
+    const listed = await w.call('list_memories', {});
+    expect(listed.isError).toBe(false);
+    expect(listed.data).toMatchObject({ permission_error: null, categories_available: ['fact', 'goal'], next_cursor: null });
+    expect(listed.data.items.map((m: any) => [m.category, m.written_by_you]).sort()).toEqual([['fact', true], ['goal', true]]);
+    const paged = await w.call('list_memories', { limit: 1 });
+    expect(paged.data.items).toHaveLength(1);
+    const next = await w.call('list_memories', { limit: 1, cursor: paged.data.next_cursor });
+    expect(next.data.items.map((m: any) => m.id)).not.toEqual(paged.data.items.map((m: any) => m.id));
+    expect((await w.call('list_memories', { category: 'fact' })).data.items.map((m: any) => m.content)).toEqual(['The user lives in Lisbon.']);
+
+    const r = await connectMcp(server, reader.agentKey, reader.uuiToken);
+    const seen = await r.call('list_memories', {});
+    expect(seen.data.items).toEqual([expect.objectContaining({ category: 'goal', written_by_you: false })]);
+    expect(JSON.stringify(seen.data)).not.toContain('Lisbon');
+    const fact = listed.data.items.find((m: any) => m.category === 'fact');
+    const goal = listed.data.items.find((m: any) => m.category === 'goal');
+    expect(await r.call('delete_memory', { memory_id: goal.id })).toMatchObject({ isError: true, data: { status: 403, code: 'UAT_002' } });
+
+    // a writer whose grant no longer covers facts cannot delete one; the goal it can
+    await writer.setGrant({ categories: ['goal'], access: 'read_write' });
+    const w2 = await connectMcp(server, writer.agentKey, writer.uuiToken);
+    expect(await w2.call('delete_memory', { memory_id: fact.id })).toMatchObject({ isError: true, data: { status: 404, code: 'not_found' } });
+    expect(await w2.call('delete_memory', { memory_id: 'nope' })).toMatchObject({ isError: true, data: { status: 404 } });
+    expect((await w2.call('delete_memory', { memory_id: goal.id })).data).toEqual({ id: goal.id, status: 'archived', deleted: true });
+    expect(await w2.call('delete_memory', { memory_id: goal.id })).toMatchObject({ isError: true, data: { status: 404 } });
+    expect((await r.call('search_memories', { query: 'what race does the user want to run' })).data.data).toEqual([]);
+    expect((await r.call('list_memories', {})).data.items).toEqual([]);
+
+    // the user still sees the archived goal, and every MCP read in the access log
+    const session = await passport.rest();
+    const mine = (await session.request('GET', '/v1/uui/me/memories')).body.data.items;
+    expect(mine.map((m: any) => [m.category, m.status]).sort()).toEqual([['fact', 'active'], ['goal', 'archived']]);
+    const log = (await session.request('GET', '/v1/uui/me/access-log?limit=100')).body.data.items;
+    expect(log.every((e: any) => e.channel === 'mcp')).toBe(true);
+    expect(log.filter((e: any) => e.kind === 'list')).toHaveLength(6);
+    expect(log.filter((e: any) => e.kind === 'retrieve')).toEqual([
+      expect.objectContaining({ agent: expect.objectContaining({ id: reader.agentId }), memories_returned: 0 }),
+    ]);
+
+    // no grant: an empty list with the permission error, and no access-log entry
+    await reader.revoke();
+    const revoked = await connectMcp(server, reader.agentKey, reader.uuiToken);
+    expect((await revoked.call('list_memories', {})).data).toMatchObject({ items: [], permission_error: 'no_grant_for_user', categories_available: [] });
+    expect((await session.request('GET', '/v1/uui/me/access-log?limit=100')).body.data.items).toHaveLength(log.length);
+    for (const c of [w, w2, r, revoked]) await c.close();
   });
 });

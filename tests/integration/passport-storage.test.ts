@@ -6,7 +6,7 @@ import { authenticateUniversalAgent } from '@memory/core';
 import { createDatabase } from '@memory/db';
 import postgres from 'postgres';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { servers, tenantApi } from './client';
+import { Api, servers, tenantApi } from './client';
 import {
   ConsentBrowser,
   PassportApi,
@@ -88,7 +88,10 @@ describe.runIf(servers().some((s) => s.name === 'postgres'))('passport storage, 
   });
 
   it('erases every passport row on deletion and keeps one audit entry without content', async () => {
-    const { email, issued } = await connectedUser(server);
+    const { email, issued, agent } = await connectedUser(server);
+    // one agent read, so the passport has an access-log entry
+    const read = await new Api(server).withKey(agent.raw_agent_api_key).post('/v1/universal/memories/retrieve', { query: 'anything' }, { 'x-service-uui': issued.uui_token });
+    expect(read.status).toBe(200);
     const rest = new PassportApi(server);
     await rest.signIn(email);
     const id = (await rest.request('GET', '/v1/uui/me')).body.data.id;
@@ -98,17 +101,18 @@ describe.runIf(servers().some((s) => s.name === 'postgres'))('passport storage, 
         (SELECT count(*) FROM passport_connections WHERE passport_user_id = ${id})::int AS connections,
         (SELECT count(*) FROM uui_tokens WHERE passport_user_id = ${id})::int AS uui_tokens,
         (SELECT count(*) FROM link_tokens WHERE passport_user_id = ${id})::int AS link_tokens,
+        (SELECT count(*) FROM passport_access_log WHERE passport_user_id = ${id})::int AS access_log,
         (SELECT count(*) FROM sessions WHERE audience = 'passport' AND subject_id = ${id})::int AS sessions,
         (SELECT count(*) FROM otp_codes WHERE audience = 'passport' AND email_hash = ${sha256(email)})::int AS codes,
         (SELECT count(*) FROM passport_users WHERE id = ${id})::int AS users`;
       return r;
     };
-    expect(await count()).toEqual({ grants: 1, connections: 1, uui_tokens: 1, link_tokens: 1, sessions: 2, codes: 2, users: 1 });
+    expect(await count()).toEqual({ grants: 1, connections: 1, uui_tokens: 1, link_tokens: 1, access_log: 1, sessions: 2, codes: 2, users: 1 });
     const session = await sql`SELECT token_hash FROM sessions WHERE subject_id = ${id} AND token_hash = ${sha256(rest.token as string)}`;
     expect(session).toHaveLength(1);
 
     expect((await rest.request('DELETE', '/v1/uui/me')).status).toBe(200);
-    expect(await count()).toEqual({ grants: 0, connections: 0, uui_tokens: 0, link_tokens: 0, sessions: 0, codes: 0, users: 0 });
+    expect(await count()).toEqual({ grants: 0, connections: 0, uui_tokens: 0, link_tokens: 0, access_log: 0, sessions: 0, codes: 0, users: 0 });
     const audit = await sql`SELECT action, details FROM passport_audit WHERE passport_user_id = ${id} ORDER BY created_at`;
     expect(audit.map((a) => a.action)).toContain('passport.deleted');
     expect(audit.find((a) => a.action === 'passport.deleted')?.details).toEqual({ grants: 1, connections: 1, universal_memories: 0 });

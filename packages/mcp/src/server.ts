@@ -22,7 +22,7 @@ export const MCP_SERVER_VERSION = '0.1.0';
 
 /** The tools each kind of caller gets, in the order `tools/list` shows them. */
 export const TENANT_TOOLS = ['add_memory', 'get_job', 'search_memories', 'list_memories', 'delete_memory'] as const;
-export const AGENT_TOOLS = ['add_memory', 'get_job', 'search_memories'] as const;
+export const AGENT_TOOLS = ['add_memory', 'get_job', 'search_memories', 'list_memories', 'delete_memory'] as const;
 
 export function createMemoryMcpServer(deps: McpDeps, caller: McpCaller): McpServer {
   const server = new McpServer(
@@ -33,7 +33,8 @@ export function createMemoryMcpServer(deps: McpDeps, caller: McpCaller): McpServ
           ? 'Long-term memory of your end users. add_memory queues extraction from a conversation (poll get_job), ' +
             'search_memories returns a prompt block of what is known about the user, list_memories and delete_memory manage them.'
           : 'The passport user’s long-term memory, in the categories they granted to this agent. add_memory needs a ' +
-            'read_write grant; search_memories returns a prompt block of the granted memories.',
+            'read_write grant; search_memories returns a prompt block of the granted memories; list_memories and delete_memory ' +
+            '(read_write) manage them. The user sees every read in their access log.',
     },
   );
   const ctx: ToolContext = { deps, requestId: () => randomUUID() };

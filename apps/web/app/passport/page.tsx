@@ -1,4 +1,5 @@
 /** /passport — the signed-in home of a passport user (docs/consent-app.md); the sign-in form when signed out. */
+import { PASSPORT_ACCESS_LOG_RETENTION } from '@memory/core';
 import type { Metadata } from 'next';
 import { PassportProviders } from './_lib/client';
 import { PassportHome } from './passport-home';
@@ -9,7 +10,7 @@ export const metadata: Metadata = { title: 'Your Memory Passport', robots: { ind
 export default function PassportPage() {
   return (
     <PassportProviders>
-      <PassportHome />
+      <PassportHome retentionDays={PASSPORT_ACCESS_LOG_RETENTION.days} />
     </PassportProviders>
   );
 }

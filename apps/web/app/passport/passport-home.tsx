@@ -1,7 +1,8 @@
 'use client';
 /**
- * The passport home (docs/consent-app.md): Connected agents (grants, one-click revoke), Connections (disconnect),
- * Pending questions (pick the memory to keep), Delete my passport (typed confirmation), Sign out.
+ * The passport home (docs/consent-app.md): Connected agents (grants, one-click revoke), Your memories (by category,
+ * who wrote each, delete, export), Access log (agents' reads), Connections (disconnect), Pending questions (pick the
+ * memory to keep), Delete my passport (typed confirmation), Sign out.
  */
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, type KeyboardEvent, useState } from 'react';
@@ -19,20 +20,21 @@ import {
   useRefresh,
   useResetPassport,
 } from './_lib/client';
+import { AccessLog } from './access-log';
+import { YourMemories, dangerButtonClass } from './memories';
 import { PendingQuestions } from './questions';
 
 const DELETE_PHRASE = 'DELETE MY PASSPORT';
 
 const TABS = [
   { id: 'agents', label: 'Connected agents' },
+  { id: 'memories', label: 'Your memories' },
+  { id: 'access', label: 'Access log' },
   { id: 'connections', label: 'Connections' },
   { id: 'questions', label: 'Pending questions' },
   { id: 'delete', label: 'Delete my passport' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
-
-const dangerButtonClass =
-  'inline-flex items-center justify-center rounded bg-red-700 px-4 py-2 text-sm font-medium text-white hover:bg-red-800 focus:outline-none focus:ring-2 focus:ring-red-300 disabled:opacity-50';
 
 function ConnectedAgents() {
   const trpc = useTRPC();
@@ -173,7 +175,7 @@ function Tabs({ active, onChange }: { active: TabId; onChange: (id: TabId) => vo
     document.getElementById(`tab-${tab.id}`)?.focus();
   };
   return (
-    <div role="tablist" aria-label="Your passport" className="mb-5 flex gap-1 overflow-x-auto border-b border-slate-200">
+    <div role="tablist" aria-label="Your passport" className="mb-5 flex gap-1 overflow-x-auto border-b border-slate-200 sm:flex-wrap sm:overflow-visible">
       {TABS.map((t) => (
         <button
           key={t.id}
@@ -194,7 +196,7 @@ function Tabs({ active, onChange }: { active: TabId; onChange: (id: TabId) => vo
   );
 }
 
-function SignedIn({ email, onSignedOut }: { email: string; onSignedOut: (message: string) => void }) {
+function SignedIn({ email, retentionDays, onSignedOut }: { email: string; retentionDays: number; onSignedOut: (message: string) => void }) {
   const trpc = useTRPC();
   const [tab, setTab] = useState<TabId>('agents');
   const signOut = useMutation(trpc.passport.signOut.mutationOptions({ onSettled: () => onSignedOut('You have signed out.') }));
@@ -213,6 +215,8 @@ function SignedIn({ email, onSignedOut }: { email: string; onSignedOut: (message
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} tabIndex={0} className="focus:outline-none">
         <h2 className="sr-only">{TABS.find((t) => t.id === tab)?.label}</h2>
         {tab === 'agents' && <ConnectedAgents />}
+        {tab === 'memories' && <YourMemories />}
+        {tab === 'access' && <AccessLog retentionDays={retentionDays} />}
         {tab === 'connections' && <Connections />}
         {tab === 'questions' && <PendingQuestions />}
         {tab === 'delete' && <DeletePassport onDeleted={() => onSignedOut('Your passport has been deleted and you have been signed out.')} />}
@@ -221,7 +225,8 @@ function SignedIn({ email, onSignedOut }: { email: string; onSignedOut: (message
   );
 }
 
-export function PassportHome() {
+/** `retentionDays`: how long the access log keeps an entry (the server's PASSPORT_ACCESS_LOG_RETENTION). */
+export function PassportHome({ retentionDays }: { retentionDays: number }) {
   const reset = useResetPassport();
   const [message, setMessage] = useState<string | null>(null);
   const signedOut = (text: string) => {
@@ -244,7 +249,7 @@ export function PassportHome() {
           </>
         }
       >
-        {(email) => <SignedIn email={email} onSignedOut={signedOut} />}
+        {(email) => <SignedIn email={email} retentionDays={retentionDays} onSignedOut={signedOut} />}
       </PassportGate>
     </PageFrame>
   );

@@ -17,14 +17,19 @@ import {
   constantTimeEqual,
   declineLink,
   deletePassport,
+  deletePassportMemory,
   describeLinkRequest,
   disconnect,
   endPassportSession,
+  exportPassport,
+  listAccessLog,
   listConnections,
   listGrants,
+  listPassportMemories,
   listPassportQuestions,
   memoryCategory,
   passportEmail,
+  passportMemoriesQuery,
   resolvePassportQuestion,
   resolvePassportSession,
   revokeGrant,
@@ -151,6 +156,26 @@ export const passportRouter = router({
   answerQuestion: passportProcedure
     .input(z.object({ reviewId: z.string().uuid(), keepMemoryId: z.string().uuid() }))
     .mutation(({ ctx, input }) => resolvePassportQuestion(ctx.db, ctx.me.passportUserId, input.reviewId, input.keepMemoryId)),
+
+  /** The user's universal memories with the agent that wrote each, newest first (100 a page). */
+  memories: passportProcedure
+    .input(z.object({ cursor: z.string().max(512).nullish(), status: passportMemoriesQuery.shape.status.optional() }))
+    .query(({ ctx, input }) =>
+      listPassportMemories(ctx.db, ctx.me.passportUserId, { limit: 100, status: input.status ?? 'all', cursor: input.cursor ?? undefined }),
+    ),
+
+  /** Erases one memory (another user's is 404 with `apiCode` `not_found`). */
+  deleteMemory: passportProcedure
+    .input(z.object({ memoryId: z.string().uuid() }))
+    .mutation(({ ctx, input }) => deletePassportMemory(ctx.db, ctx.me.passportUserId, input.memoryId)),
+
+  /** The agents' reads of the user's memories, newest first (50 a page). */
+  accessLog: passportProcedure
+    .input(z.object({ cursor: z.string().max(512).nullish() }))
+    .query(({ ctx, input }) => listAccessLog(ctx.db, ctx.me.passportUserId, { limit: 50, cursor: input.cursor ?? undefined })),
+
+  /** The export bundle (a mutation: it is audited, so it needs the CSRF header like every other action). */
+  exportPassport: passportProcedure.mutation(({ ctx }) => exportPassport(ctx.db, ctx.me.passportUserId)),
 
   /** Erases the passport; the typed confirmation guards against a stray click. */
   deletePassport: passportProcedure

@@ -782,6 +782,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/uui/me/access-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which agent read your memories, when, and how many (newest first)
+         * @description One entry per agent read (retrieve or list, over REST or MCP), never the content or the query. Kept 90 days, at most 1000 entries per passport.
+         */
+        get: operations["listAccessLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/uui/me/connections": {
         parameters: {
             query?: never;
@@ -811,6 +831,26 @@ export interface paths {
         post?: never;
         /** Disconnect a service: its X-Service-UUI tokens stop working at once (the grant stays until revoked) */
         delete: operations["disconnectService"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/uui/me/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download everything your passport holds: memories with their writers, grants, connections, questions, access log
+         * @description JSON, sent as an attachment (`Content-Disposition: attachment; filename="memory-passport-export.json"`), not in the envelope.
+         */
+        get: operations["exportPassport"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -846,6 +886,46 @@ export interface paths {
         post?: never;
         /** Revoke a grant at once */
         delete: operations["revokeGrant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/uui/me/memories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your universal memories, newest first, each with the agent that wrote it and when
+         * @description Every status by default: `active` (agents with a grant for its category may read it), `inactive` (waiting for your answer to a pending question), `archived` (superseded, or deleted by an agent). Paged: pass `next_cursor` back as `cursor`.
+         */
+        get: operations["listPassportMemories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/uui/me/memories/{memory_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Erase one of your memories: no agent gets it again (audited without content)
+         * @description An open pending question about it is settled for the other memory. Erasing again is 404.
+         */
+        delete: operations["deletePassportMemory"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1898,6 +1978,37 @@ export interface components {
             /** Format: date-time */
             session_expires_at: string;
         };
+        AccessLogPage: {
+            items: components["schemas"]["AccessLogEntry"][];
+            limit: number;
+            next_cursor: string | null;
+        };
+        AccessLogEntry: {
+            /** Format: uuid */
+            id: string;
+            agent: components["schemas"]["PassportAgentRef"];
+            /**
+             * @description `retrieve` (a ranked search) or `list`.
+             * @enum {string}
+             */
+            kind: "retrieve" | "list";
+            /**
+             * @description `rest` (/v1/universal/…) or `mcp` (the MCP server).
+             * @enum {string}
+             */
+            channel: "rest" | "mcp";
+            memories_returned: number;
+            /** @description The categories of the memories returned. */
+            categories: components["schemas"]["MemoryCategory"][];
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description The agent (its name now, or when it was last seen if it no longer exists). */
+        PassportAgentRef: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+        };
         PassportConnection: {
             /** Format: uuid */
             id: string;
@@ -1913,6 +2024,83 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        PassportExportBundle: {
+            /** @constant */
+            format_version: 1;
+            /** Format: date-time */
+            exported_at: string;
+            passport: {
+                /** Format: uuid */
+                id: string;
+                email: string;
+                /** Format: date-time */
+                created_at: string;
+            };
+            /** @description Every universal memory in every state, oldest first. */
+            memories: components["schemas"]["PassportMemory"][];
+            grants: {
+                /** Format: uuid */
+                id: string;
+                agent: components["schemas"]["PassportAgentRef"];
+                categories: components["schemas"]["MemoryCategory"][];
+                access_type: components["schemas"]["AccessType"];
+                /** @enum {string} */
+                status: "active" | "revoked";
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                revoked_at: string | null;
+            }[];
+            connections: {
+                /** Format: uuid */
+                id: string;
+                agent: components["schemas"]["PassportAgentRef"];
+                external_user_id_hint: string | null;
+                /** Format: date-time */
+                created_at: string;
+                disconnected_at: string | null;
+            }[];
+            questions: {
+                /** Format: uuid */
+                id: string;
+                question: string;
+                subject: string;
+                options: {
+                    /** Format: uuid */
+                    memory_id: string;
+                    content: string;
+                }[];
+                /** Format: date-time */
+                created_at: string;
+                /** @enum {string} */
+                status: "open" | "resolved";
+                resolution_memory_id: string | null;
+            }[];
+            /** @description Every kept entry, oldest first. */
+            access_log: components["schemas"]["AccessLogEntry"][];
+        };
+        PassportMemory: {
+            /** Format: uuid */
+            id: string;
+            content: string;
+            category: components["schemas"]["MemoryCategory"];
+            /** @enum {string} */
+            status: "active" | "inactive" | "archived";
+            importance_score: number;
+            /** @description The agent whose conversation it was extracted from; null if unknown. */
+            written_by: components["schemas"]["PassportAgentRef"] | null;
+            job_id: string | null;
+            /** @description When the agent sent the conversation. */
+            observed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description How many agent reads returned it. */
+            access_count: number;
+            last_accessed: string | null;
+        };
         Grant: {
             /** Format: uuid */
             id: string;
@@ -1925,6 +2113,18 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        PassportMemoryPage: {
+            items: components["schemas"]["PassportMemory"][];
+            limit: number;
+            next_cursor: string | null;
+        };
+        PassportMemoryDeleted: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            deleted: true;
+            questions_settled: number;
         };
         PassportQuestion: {
             /** Format: uuid */
@@ -5016,6 +5216,53 @@ export interface operations {
             };
         };
     };
+    listAccessLog: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AccessLogPage"];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired passport session (code `unauthorized`, `WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (code `validation_failed`); `errors[]` lists each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listConnections: {
         parameters: {
             query?: never;
@@ -5094,6 +5341,35 @@ export interface operations {
             };
             /** @description No such connection of this passport. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportPassport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PassportExportBundle"];
+                };
+            };
+            /** @description Missing, unknown or expired passport session (code `unauthorized`, `WWW-Authenticate: Bearer`). */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5252,6 +5528,101 @@ export interface operations {
                 };
             };
             /** @description No such grant of this passport. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPassportMemories: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                status?: "active" | "inactive" | "archived" | "all";
+                category?: components["schemas"]["MemoryCategory"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PassportMemoryPage"];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired passport session (code `unauthorized`, `WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (code `validation_failed`); `errors[]` lists each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deletePassportMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                memory_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PassportMemoryDeleted"];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired passport session (code `unauthorized`, `WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such memory of this passport. */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -12,7 +12,10 @@ export type PassportAuditAction =
   | 'link.approved'
   | 'link.declined'
   | 'link.exchanged'
-  | 'connection.disconnected';
+  | 'connection.disconnected'
+  | 'memory.deleted'
+  | 'memory.archived'
+  | 'passport.exported';
 
 export async function recordPassportAudit(
   db: Db,

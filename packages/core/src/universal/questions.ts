@@ -3,7 +3,7 @@
  * (docs/passport-universal.md). While a question is open both claims are inactive (out of every agent's
  * retrieval); answering keeps one claim active and archives the other.
  */
-import { type Db, and, asc, eq, inArray, passportReviews, sql, universalMemories } from '@memory/db';
+import { type Db, and, asc, eq, inArray, or, passportReviews, sql, universalMemories } from '@memory/db';
 import { bumpPassportMemoryVersion } from '../users';
 import { ApiError, Errors } from '../errors';
 import type { PassportQuestion } from '../schemas/universal';
@@ -90,4 +90,35 @@ export async function resolvePassportQuestion(
       resolved_at: (resolved.resolvedAt ?? new Date()).toISOString(),
     };
   });
+}
+
+/**
+ * A claim leaves the question it is part of (the user erased it, or an agent deleted it): each open question
+ * about it is settled for the other claim, which becomes active again, as if the user had chosen it. Runs inside
+ * the caller's transaction; the caller bumps `memory_version`. Returns how many questions were settled.
+ */
+export async function settleQuestionsAbout(tx: Db, passportUserId: string, memoryId: string): Promise<number> {
+  const open = await tx
+    .select()
+    .from(passportReviews)
+    .where(
+      and(
+        eq(passportReviews.passportUserId, passportUserId),
+        eq(passportReviews.status, 'open'),
+        or(eq(passportReviews.claimAId, memoryId), eq(passportReviews.claimBId, memoryId)),
+      ),
+    )
+    .for('update');
+  for (const review of open) {
+    const other = review.claimAId === memoryId ? review.claimBId : review.claimAId;
+    await tx
+      .update(universalMemories)
+      .set({ status: 'active', supersededBy: null, updatedAt: sql`now()` })
+      .where(and(eq(universalMemories.passportUserId, passportUserId), eq(universalMemories.id, other), eq(universalMemories.status, 'inactive')));
+    await tx
+      .update(passportReviews)
+      .set({ status: 'resolved', resolutionMemoryId: other, resolvedAt: sql`now()` })
+      .where(eq(passportReviews.id, review.id));
+  }
+  return open.length;
 }

@@ -8,8 +8,10 @@
  * Nothing about other agents leaks: no grant gives an empty answer with `permission_error`, provenance names
  * an agent's job only on that agent's own memories, and a pending question is shown only when both of its
  * claims are in granted categories.
+ *
+ * Every retrieve with a grant writes one access-log entry (agent, time, how many memories, their categories).
  */
-import { type Db, inArray, passportUsers, eq, rows, sql, universalMemories } from '@memory/db';
+import { type AgentReadChannel, type Db, inArray, passportUsers, eq, rows, sql, universalMemories } from '@memory/db';
 import type { RankableRow } from '../retrieval/hot-tier';
 import type { UniversalAgentAuth } from '../passport/auth';
 import { embedQuery, emptyRetrieveResponse, rankAndRender, type RetrievalDeps } from '../retrieval/retrieve';
@@ -18,6 +20,7 @@ import type { UniversalRetrieveRequest, UniversalRetrieveResponse } from '../sch
 import { grantedCategories } from './add';
 import { slotWords } from '../conflicts/claims';
 import { analyseForIndex } from '../text/analysis';
+import { recordAgentRead } from './access-log';
 
 const hotKey = (passportUserId: string) => `universal:${passportUserId}`;
 
@@ -56,7 +59,7 @@ export async function retrieveUniversalMemories(
   deps: RetrievalDeps,
   auth: UniversalAgentAuth,
   req: UniversalRetrieveRequest,
-  opts: { requestId: string; now?: Date },
+  opts: { requestId: string; now?: Date; channel?: AgentReadChannel },
 ): Promise<UniversalRetrieveResponse> {
   const now = opts.now ?? new Date();
   const categories = grantedCategories(auth.grant);
@@ -93,6 +96,12 @@ export async function retrieveUniversalMemories(
       .where(inArray(universalMemories.id, data.map((d) => d.id)));
     deps.hotTier.noteAccess(set, memoryIndices, now);
   }
+  // every read with a grant is the user's to see (docs/passport.md, "Access log"), an empty one too
+  await recordAgentRead(
+    deps.db,
+    { passportUserId: auth.passportUserId, agent: auth.agent, kind: 'retrieve', channel: opts.channel ?? 'rest', categories: data.map((d) => d.category) },
+    now,
+  );
   return {
     ...base,
     data,

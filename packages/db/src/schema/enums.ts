@@ -63,6 +63,14 @@ export type GrantAccessType = (typeof GRANT_ACCESS_TYPES)[number];
 export const GRANT_STATUSES = ['active', 'revoked'] as const;
 export type GrantStatus = (typeof GRANT_STATUSES)[number];
 
+/** How an agent read a passport user's universal memories (passport_access_log.kind). CHECK. */
+export const AGENT_READ_KINDS = ['retrieve', 'list'] as const;
+export type AgentReadKind = (typeof AGENT_READ_KINDS)[number];
+
+/** Through which surface the agent read (passport_access_log.channel). CHECK. */
+export const AGENT_READ_CHANNELS = ['rest', 'mcp'] as const;
+export type AgentReadChannel = (typeof AGENT_READ_CHANNELS)[number];
+
 /** CHECK. */
 export const WEBHOOK_ENDPOINT_STATUSES = ['enabled', 'disabled'] as const;
 export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];

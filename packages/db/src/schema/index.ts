@@ -18,7 +18,7 @@ export * from './ingestion';
 export * from './memories';
 export * from './retrieval';
 export * from './console';
-export { globalAgents, passportUsers, linkTokens, passportConnections, grants, uuiTokens, universalMemories, universalJobs, passportReviews, passportAudit } from './passport';
+export { globalAgents, passportUsers, linkTokens, passportConnections, grants, uuiTokens, universalMemories, universalJobs, passportReviews, passportAudit, passportAccessLog } from './passport';
 export * from './webhooks';
 
 export type Tenant = typeof tenants.$inferSelect;

@@ -3,12 +3,16 @@ import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { claimColumns, jobRunColumns, oneOf, tstz } from './columns';
 import {
+  AGENT_READ_CHANNELS,
+  AGENT_READ_KINDS,
   GRANT_ACCESS_TYPES,
   GRANT_STATUSES,
   JOB_STATUSES,
   LINK_TOKEN_STATUSES,
   MEMORY_STATUSES,
   REVIEW_STATUSES,
+  type AgentReadChannel,
+  type AgentReadKind,
   type GrantAccessType,
   type GrantStatus,
   type JobStatus,
@@ -214,4 +218,31 @@ export const passportAudit = pgTable(
     createdAt: tstz('created_at').notNull().defaultNow(),
   },
   (t) => [index('passport_audit_user_idx').on(t.passportUserId, t.createdAt)],
+);
+
+/**
+ * Every read of a passport user's universal memories by an agent (retrieve, list; over REST or MCP), for the user
+ * to see: who, when, how many memories and in which categories. Never content or the query. Bounded per user
+ * (PASSPORT_ACCESS_LOG_RETENTION in packages/core/src/universal/access-log.ts).
+ */
+export const passportAccessLog = pgTable(
+  'passport_access_log',
+  {
+    id: uuid('id').primaryKey(),
+    passportUserId: passportUserRef(),
+    /** Not a foreign key: the entry stays readable (with the agent's last known name) if the agent is removed. */
+    agentId: uuid('agent_id').notNull(),
+    agentName: text('agent_name').notNull(),
+    kind: text('kind').$type<AgentReadKind>().notNull(),
+    channel: text('channel').$type<AgentReadChannel>().notNull(),
+    memoriesReturned: integer('memories_returned').notNull(),
+    /** The categories of the memories returned (canonical order), not the grant's. */
+    categories: jsonb('categories').notNull().default(sql`'[]'::jsonb`),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('passport_access_log_user_idx').on(t.passportUserId, t.createdAt, t.id),
+    check('passport_access_log_kind_check', oneOf(t.kind, AGENT_READ_KINDS)),
+    check('passport_access_log_channel_check', oneOf(t.channel, AGENT_READ_CHANNELS)),
+  ],
 );

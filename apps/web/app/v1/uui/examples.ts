@@ -18,5 +18,9 @@ export const uuiExamples: AreaExamples<typeof operations> = {
   listConnections: {},
   disconnectService: { params: { connection_id: EXAMPLE_IDS.connection } },
   listPassportQuestions: {},
+  listPassportMemories: { query: { status: 'active', category: 'preference', limit: 20 } },
+  deletePassportMemory: { params: { memory_id: EXAMPLE_IDS.memory } },
+  exportPassport: {},
+  listAccessLog: { query: { limit: 20 } },
   resolvePassportQuestion: { params: { review_id: EXAMPLE_IDS.review }, body: { keep_memory_id: EXAMPLE_IDS.otherMemory } },
 };

@@ -4,7 +4,10 @@
  * assembles them into the document.
  */
 import {
+  PASSPORT_ACCESS_LOG_RETENTION,
   PASSPORT_SESSION_RULES,
+  accessLogPage,
+  accessLogQuery,
   connectionDisconnected,
   connectionView,
   directoryPage,
@@ -15,7 +18,11 @@ import {
   grantView,
   passportCodeSent,
   passportEmailRequest,
+  passportExportBundle,
   passportMe,
+  passportMemoriesQuery,
+  passportMemoryDeleted,
+  passportMemoryPage,
   passportQuestion,
   passportSessionIssued,
   passportVerifyRequest,
@@ -174,4 +181,48 @@ export const resolvePassportQuestion = defineOperation({
     '409': problem('`conflict`: the question has already been answered.'),
     '422': problem('`validation_failed`: `keep_memory_id` is missing or is not one of the options.'),
   },
+});
+
+export const listPassportMemories = defineOperation({
+  method: 'get',
+  path: '/v1/uui/me/memories',
+  operationId: 'listPassportMemories',
+  summary: 'Your universal memories, newest first, each with the agent that wrote it and when',
+  description:
+    'Every status by default: `active` (agents with a grant for its category may read it), `inactive` (waiting for your answer to a ' +
+    'pending question), `archived` (superseded, or deleted by an agent). Paged: pass `next_cursor` back as `cursor`.',
+  security: passport,
+  query: passportMemoriesQuery,
+  responses: { '200': ok(envelope(passportMemoryPage)), ...sessionErrors, '422': tenantErrors['422'] },
+});
+
+export const deletePassportMemory = defineOperation({
+  method: 'delete',
+  path: '/v1/uui/me/memories/{memory_id}',
+  operationId: 'deletePassportMemory',
+  summary: 'Erase one of your memories: no agent gets it again (audited without content)',
+  description: 'An open pending question about it is settled for the other memory. Erasing again is 404.',
+  security: passport,
+  responses: { '200': ok(envelope(passportMemoryDeleted)), ...sessionErrors, '404': problem('No such memory of this passport.') },
+});
+
+export const exportPassport = defineOperation({
+  method: 'get',
+  path: '/v1/uui/me/export',
+  operationId: 'exportPassport',
+  summary: 'Download everything your passport holds: memories with their writers, grants, connections, questions, access log',
+  description: 'JSON, sent as an attachment (`Content-Disposition: attachment; filename="memory-passport-export.json"`), not in the envelope.',
+  security: passport,
+  responses: { '200': ok(passportExportBundle), ...sessionErrors },
+});
+
+export const listAccessLog = defineOperation({
+  method: 'get',
+  path: '/v1/uui/me/access-log',
+  operationId: 'listAccessLog',
+  summary: 'Which agent read your memories, when, and how many (newest first)',
+  description: `One entry per agent read (retrieve or list, over REST or MCP), never the content or the query. Kept ${PASSPORT_ACCESS_LOG_RETENTION.days} days, at most ${PASSPORT_ACCESS_LOG_RETENTION.maxEntries} entries per passport.`,
+  security: passport,
+  query: accessLogQuery,
+  responses: { '200': ok(envelope(accessLogPage)), ...sessionErrors, '422': tenantErrors['422'] },
 });
