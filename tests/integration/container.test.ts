@@ -3,7 +3,9 @@
  * assembles the runtime tree the image's last stage copies, from the build `npm test` made before these tests, into a
  * temporary directory; `start.sh` starts it there as the image's ENTRYPOINT would — the web server on the embedded
  * database and on PostgreSQL, a worker process, the CLI and the health check — and a conversation added to each
- * server is extracted and retrieved. scripts/container/container-files.test.ts holds the Dockerfile to these scripts.
+ * server is extracted and retrieved; the PostgreSQL server mails console sign-in codes over SMTP to a local catcher,
+ * as docker-compose.yml points the app at Mailpit. scripts/container/container-files.test.ts holds the Dockerfile
+ * and the compose file to these scripts.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -12,6 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api } from './client';
+import { ConsoleClient, tenantWithAdmin } from './console-client';
 import {
   type Launch,
   ROOT,
@@ -24,6 +27,7 @@ import {
   startWorker,
   tempDataDir,
 } from './server';
+import { type SmtpSink, startSmtpSink } from './smtp-sink';
 
 const run = promisify(execFile);
 const scratch = mkdtempSync(path.join(tmpdir(), 'memory-container-'));
@@ -36,15 +40,21 @@ let database: TestDatabase;
 let lite: RunningServer;
 let pg: RunningServer;
 let worker: RunningWorker;
+let smtp: SmtpSink;
 const dataDir = tempDataDir();
 
 beforeAll(async () => {
   await run(path.join(ROOT, 'scripts/container/build.sh'), ['prune', app], { cwd: ROOT, maxBuffer: 16 << 20 });
   database = await createTestDatabase('memory_container');
+  smtp = await startSmtpSink();
   [lite, pg] = await Promise.all([
     startServer('pglite', { MEMORY_DATA_DIR: dataDir }, { launch: launch('web') }),
     // this server only accepts work: the worker process below runs the jobs
-    startServer('postgres', { DATABASE_URL: database.url, MEMORY_EMBEDDED_WORKER: 'off' }, { launch: launch('web') }),
+    startServer(
+      'postgres',
+      { DATABASE_URL: database.url, MEMORY_EMBEDDED_WORKER: 'off', SMTP_URL: smtp.url, MEMORY_DEV_MAILBOX: 'auto' },
+      { launch: launch('web') },
+    ),
   ]);
   worker = await startWorker({ DATABASE_URL: database.url, MEMORY_LOG_LEVEL: 'warn', MEMORY_JOB_POLL_MS: '50' }, launch('worker'));
 }, 300_000);
@@ -54,6 +64,7 @@ afterAll(async () => {
   await worker?.exited;
   await Promise.all([lite?.stop(), pg?.stop()]);
   await database?.drop();
+  await smtp?.close();
   rmSync(scratch, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
@@ -116,6 +127,18 @@ describe.each([
 });
 
 describe('start.sh', () => {
+  it('web mails console sign-in codes over SMTP (the compose file sends them to Mailpit)', async () => {
+    const { email } = await tenantWithAdmin(pg);
+    const browser = new ConsoleClient(pg);
+    expect((await browser.mutate('auth.requestCode', { email })).status).toBe(200);
+    const deadline = Date.now() + 30_000;
+    while (!smtp.mails.some((m) => m.to.includes(email)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const mail = smtp.mails.find((m) => m.to.includes(email));
+    const code = mail && /Your sign-in code is (\d{6})/.exec(mail.data)?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+    expect((await browser.mutate('auth.verifyCode', { email, code })).status).toBe(200);
+  });
+
   it('healthcheck fails when nothing answers on PORT', async () => {
     const port = String(await freePort());
     await expect(run(startScript, ['healthcheck'], { env: { ...process.env, PORT: port } })).rejects.toMatchObject({ code: 1 });
