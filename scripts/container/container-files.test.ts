@@ -201,18 +201,20 @@ describe('docker-compose.yml', () => {
     expect(mailpit.ports).toEqual(['8025:8025']);
   });
 
-  const hasCompose = (() => {
+  /** `docker compose` (the plugin) or the standalone `docker-compose`, whichever this machine has. */
+  const composeCli = [['docker', 'compose'], ['docker-compose']].find(([file, ...args]) => {
     try {
-      execFileSync('docker', ['compose', 'version'], { stdio: 'ignore' });
+      execFileSync(file, [...args, 'version'], { stdio: 'ignore' });
       return true;
     } catch {
       return false;
     }
-  })();
-  const composeCheck = hasCompose
-    ? 'is accepted by `docker compose config`'
-    : 'is accepted by `docker compose config` — skipped: the docker compose plugin is not installed here';
-  it.skipIf(!hasCompose)(composeCheck, () => {
-    execFileSync('docker', ['compose', '-f', path.join(ROOT, 'docker-compose.yml'), 'config', '--quiet'], { stdio: 'pipe' });
+  });
+  const composeCheck = composeCli
+    ? `is accepted by \`${composeCli.join(' ')} config\``
+    : 'is accepted by `docker compose config` — skipped: neither the docker compose plugin nor docker-compose is installed here';
+  it.skipIf(!composeCli)(composeCheck, () => {
+    const [file, ...args] = composeCli!;
+    execFileSync(file, [...args, '-f', path.join(ROOT, 'docker-compose.yml'), 'config', '--quiet'], { stdio: 'pipe' });
   });
 });
