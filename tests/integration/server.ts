@@ -69,10 +69,17 @@ export async function freePort(): Promise<number> {
 
 export const tempDataDir = () => mkdtempSync(path.join(tmpdir(), 'memory-it-'));
 
+/** A command that starts the server or a worker instead of the default (the container's start script, container.test.ts). */
+export interface Launch {
+  file: string;
+  args: string[];
+  cwd: string;
+}
+
 export async function startServer(
   name: ServerInfo['name'],
   extraEnv: Record<string, string>,
-  opts: { port?: number } = {},
+  opts: { port?: number; launch?: Launch } = {},
 ): Promise<RunningServer> {
   const port = opts.port ?? (await freePort());
   const env: Record<string, string> = {
@@ -95,8 +102,9 @@ export async function startServer(
     ...extraEnv,
   };
   delete env.INIT_CWD;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: path.join(ROOT, 'apps/web'),
+  const launch = opts.launch ?? { file: process.execPath, args: ['--import', 'tsx', 'server.ts'], cwd: path.join(ROOT, 'apps/web') };
+  const child = spawn(launch.file, [...launch.args, '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: launch.cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -147,9 +155,10 @@ export interface RunningWorker {
 }
 
 /** Starts a worker process (`node --import tsx src/main.ts` in apps/worker, as `npm run worker` does); resolves once it runs. */
-export async function startWorker(env: Record<string, string>): Promise<RunningWorker> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: path.join(ROOT, 'apps/worker'),
+export async function startWorker(env: Record<string, string>, launch?: Launch): Promise<RunningWorker> {
+  const { file, args, cwd } = launch ?? { file: process.execPath, args: ['--import', 'tsx', 'src/main.ts'], cwd: path.join(ROOT, 'apps/worker') };
+  const child = spawn(file, args, {
+    cwd,
     env: { ...(process.env as Record<string, string>), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
