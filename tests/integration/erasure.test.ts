@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api } from './client';
 import { connectAgent, createAgent, linkToken, signInPassport } from './passport-flow';
 import { type RunningServer, type TestDatabase, createTestDatabase, startServer, tempDataDir } from './server';
+import { WebhookReceiver } from './webhook-receiver';
 
 const tag = randomUUID().slice(0, 6);
 const ERASED = `erase-me-${tag}`;
@@ -49,14 +50,17 @@ async function hits(db: Database['db'], needles: string[]): Promise<string[]> {
 describe.each(['pglite', 'postgres'] as const)('erasure on %s', (engine) => {
   let server: RunningServer;
   let pg: TestDatabase | undefined;
+  let receiver: WebhookReceiver;
   const dataDir = engine === 'pglite' ? tempDataDir() : '';
   beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
     pg = engine === 'postgres' ? await createTestDatabase('erasure') : undefined;
     server = await startServer(engine, engine === 'pglite' ? { MEMORY_DATA_DIR: dataDir } : { DATABASE_URL: pg!.url });
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
     await pg?.drop();
+    await receiver?.close();
   });
 
   /** The server's database, for the search (the PGlite server is stopped first). */
@@ -73,7 +77,7 @@ describe.each(['pglite', 'postgres'] as const)('erasure on %s', (engine) => {
     const api = admin.withKey((await admin.createTenant()).api_key);
     const other = admin.withKey((await admin.createTenant()).api_key);
     const hook = await api.post('/v1/tenant/webhooks', {
-      url: `${server.baseUrl}/hook-${tag}`,
+      url: `${receiver.baseUrl}/hook-${tag}`,
       event_types: ['memory.created', 'job.completed', 'user.erased'],
     });
     expect(hook.status, JSON.stringify(hook.body)).toBe(201);
@@ -123,6 +127,11 @@ describe.each(['pglite', 'postgres'] as const)('erasure on %s', (engine) => {
       .join('');
     expect(receipt.sha256).toBe(sha256(listing));
     for (const [kind, ids] of Object.entries(receipt.erased)) expect(receipt.counts[kind]).toBe((ids as string[]).length);
+
+    // the event reached the tenant's receiver, without the external id
+    const delivered = await receiver.waitFor((all) => all.find((w) => w.body.includes(receipt.receipt_id)), 'the user.erased delivery');
+    expect(JSON.parse(delivered.body)).toMatchObject({ type: 'user.erased', data: { receipt_id: receipt.receipt_id, counts: receipt.counts } });
+    expect(delivered.body).not.toContain(ERASED);
 
     // gone from the API; the other user is not
     expect((await api.get(`/v1/memories/jobs/${erasedJob}`)).status).toBe(404);
