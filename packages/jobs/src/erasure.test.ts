@@ -1,9 +1,9 @@
 /** Erasure while the user's extraction job is in flight: the job finishing afterwards cannot bring anything back. */
-import { BuiltinExtractor, eraseUser } from '@memory/core';
+import { BuiltinExtractor, addMemories, eraseUser } from '@memory/core';
 import { type Database, rows, sql } from '@memory/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExtraction } from './extraction';
-import { openTestDatabase, queueConversation, runQueuedJobs } from './test-support';
+import { openTestDatabase, queueConversation, runQueuedJobs, testAddDeps } from './test-support';
 
 let database: Database;
 beforeAll(async () => {
@@ -59,5 +59,14 @@ describe('erasure during an extraction job', () => {
     expect(await tenantRows(auth.tenantId)).toEqual(none);
     const again = await eraseUser({ db: database.db }, auth, 'finished');
     expect(again).toMatchObject({ receipt_id: receipt.receipt_id, sha256: receipt.sha256, counts: receipt.counts, already_erased: true, erased: null });
+  });
+
+  it('an add that still holds the erased user’s cached id (erased by another process) creates the user again', async () => {
+    const { auth } = await queueConversation(database, 'I live in Lisbon.', 'cached');
+    // another process erased the user: this process's cache of (tenant, external id) -> user id was not told
+    await database.db.execute(sql`DELETE FROM end_users WHERE tenant_id = ${auth.tenantId}`);
+    const again = await addMemories(testAddDeps(database.db), auth, { external_user_id: 'cached', messages: [{ role: 'user', content: 'I live in Porto.' }] }, { requestId: crypto.randomUUID() });
+    expect(again.body.status).toBe('queued');
+    expect((await tenantRows(auth.tenantId)).end_users).toBe(1);
   });
 });
