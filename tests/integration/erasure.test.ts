@@ -7,6 +7,7 @@
  * the search opens it after that server stopped.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { type Database, createDatabase, rows, sql } from '@memory/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api } from './client';
@@ -61,6 +62,7 @@ describe.each(['pglite', 'postgres'] as const)('erasure on %s', (engine) => {
     await server?.stop();
     await pg?.drop();
     await receiver?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   /** The server's database, for the search (the PGlite server is stopped first). */
