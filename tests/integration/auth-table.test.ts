@@ -115,7 +115,7 @@ describe.each(servers())('auth table on $name', (server) => {
     // ids no resource of this test carries, each checked where its feature is tested
     const elsewhere: Record<string, string> = {
       review_id: 'conflicts.test.ts: reviews of another tenant are 404',
-      external_user_id: 'customer-support.test.ts: another tenant’s customers are never shown',
+      external_user_id: 'customer-support.test.ts: another tenant’s customers are never shown; erasure.test.ts: nor erased',
     };
 
     const checked: string[] = [];

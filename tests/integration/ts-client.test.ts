@@ -69,6 +69,11 @@ describe.each(servers())('the TypeScript client on $name', (server) => {
     const events = [];
     for await (const e of client.sourceEvents.iterate({ external_user_id: user, limit: 1 })) events.push(e);
     expect(events.length).toBeGreaterThanOrEqual(2);
+
+    const receipt = await client.memories.eraseUser(user);
+    expect(receipt).toMatchObject({ already_erased: false, counts: { end_user: 1, source_events: events.length } });
+    expect((await client.memories.eraseUser(user)).receipt_id).toBe(receipt.receipt_id);
+    expect(await client.memories.export({ external_user_id: user }).catch((e: unknown) => e)).toMatchObject({ status: 404, code: 'not_found' });
   });
 
   it('throws typed errors carrying the problem code', async () => {

@@ -102,6 +102,10 @@ class Memories(_Group):
         """Everything stored about one end user (GET /v1/users/me/export)."""
         return self._send("GET", "/v1/users/me/export", query={"external_user_id": external_user_id})
 
+    def erase_user(self, external_user_id: str) -> Dict[str, Any]:
+        """Erases everything held about one end user; returns the receipt (DELETE /v1/users/{external_user_id}, docs/erasure.md)."""
+        return self._send("DELETE", "/v1/users/{external_user_id}", params={"external_user_id": external_user_id})
+
 
 class Jobs(_Group):
     def get(self, job_id: str) -> Job:

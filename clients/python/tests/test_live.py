@@ -76,6 +76,13 @@ def test_adds_waits_retrieves_lists_gives_feedback_exports_and_deletes(client: M
     assert client.memories.get(direct["id"])["importance_score"] == 0.9
     assert [m["id"] for m in client.memories.list(user, metadata_filter='{"channel":"py"}')["items"]] == [direct["id"]]
 
+    receipt = client.memories.erase_user(user)
+    assert receipt["already_erased"] is False and receipt["counts"]["end_user"] == 1 and receipt["counts"]["memories"] >= 2
+    assert client.memories.erase_user(user)["receipt_id"] == receipt["receipt_id"]
+    with pytest.raises(MemoryApiError) as gone:
+        client.memories.export(user)
+    assert (gone.value.status, gone.value.code) == (404, "not_found")
+
 
 def test_raises_errors_with_the_problem_code(client: MemoryClient, user: str) -> None:
     wrong = MemoryClient(client.http.base, "mem_sk_wrong")

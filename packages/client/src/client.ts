@@ -64,6 +64,9 @@ export class MemoryClient {
       this.call('getEdtechProfile', { method: 'GET', path: '/v1/memories/edtech-profile', query }, opts),
     /** Everything stored about one end user (GET /v1/users/me/export). */
     export: (query: Q<'exportUser'>, opts?: Opts) => this.call('exportUser', { method: 'GET', path: '/v1/users/me/export', query }, opts),
+    /** Erases everything held about one end user and returns the receipt (DELETE /v1/users/{external_user_id}, docs/erasure.md). */
+    eraseUser: (externalUserId: string, opts?: Opts) =>
+      this.call('eraseUser', { method: 'DELETE', path: '/v1/users/{external_user_id}', params: { external_user_id: externalUserId } }, opts),
   };
 
   readonly jobs = {

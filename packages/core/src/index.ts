@@ -113,3 +113,7 @@ export * from './schemas/settings';
 export * from './tenants/overview';
 export * from './tenants/settings';
 export * from './schemas/console';
+export * from './schemas/erasure';
+export { eraseUser, type ErasureDeps } from './erasure/erase';
+export { ERASURE_PLAN, type ErasureStep } from './erasure/plan';
+export { canonicalListing, listingSha256, externalUserIdSha256 } from './erasure/receipt';

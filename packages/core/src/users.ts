@@ -46,7 +46,6 @@ export async function findUserWithDomainSchema(db: Db, tenantId: string, externa
   return row ?? null;
 }
 
-/** Returns the end user's internal id, creating the row on first sight. Safe under concurrency. */
 /**
  * Returns the end user's internal id, creating the row on first sight. Safe under concurrency.
  * `cache: true` only outside a transaction: a row from a transaction that rolls back must not be cached.
@@ -63,6 +62,14 @@ export async function ensureUser(db: Db, tenantId: string, externalUserId: strin
   if (!row) throw new Error('end user row missing after insert');
   if (opts.cache) userIds.set(key, row.id);
   return row.id;
+}
+
+/**
+ * Forgets the cached internal id of an erased user (docs/erasure.md). Another process may still hold it: the add
+ * path then fails on the missing row (foreign key) and calls this before it tries again.
+ */
+export function forgetUser(tenantId: string, externalUserId: string): void {
+  userIds.delete(`${tenantId}\u0000${externalUserId}`);
 }
 
 /**

@@ -602,7 +602,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint for chosen event types; the signing secret is shown once
-         * @description Deliveries follow Standard Webhooks: headers `webhook-id`, `webhook-timestamp`, `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the `whsec_` secret). Verify with `verifyWebhook` from `@memory/sdk`. Without MEMORY_WEBHOOKS_ALLOW_PRIVATE the URL must be https:// on an allowed port (MEMORY_WEBHOOKS_ALLOWED_PORTS, default 443) and must not point to a private, loopback or link-local address, also through what its host name resolves to (checked at registration and at each delivery). Event types: `job.completed`: An extraction or correction job finished (status completed or processed). `job.failed`: A job stopped for good: failed (cannot succeed) or dead (every attempt failed). `memory.created`: A job stored a new memory (active, or inactive when it lost a conflict or waits for review). `memory.updated`: A memory changed: reinforced, superseded by a newer claim, or chosen in a review. `memory.archived`: A memory was archived: deleted through the API, archived by the lifecycle, or not chosen in a review. `review.created`: Equally trusted claims disagree; a review waits for a person. `review.resolved`: A review was resolved; one claim is active again. `grant.created`: A passport user granted one of your global agents access. `grant.revoked`: A passport user revoked a grant of one of your global agents. `quota.mode_changed`: Your quota mode changed (FULL, PASSTHROUGH, DEGRADED_RETRIEVE, BLOCKED).
+         * @description Deliveries follow Standard Webhooks: headers `webhook-id`, `webhook-timestamp`, `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the `whsec_` secret). Verify with `verifyWebhook` from `@memory/sdk`. Without MEMORY_WEBHOOKS_ALLOW_PRIVATE the URL must be https:// on an allowed port (MEMORY_WEBHOOKS_ALLOWED_PORTS, default 443) and must not point to a private, loopback or link-local address, also through what its host name resolves to (checked at registration and at each delivery). Event types: `job.completed`: An extraction or correction job finished (status completed or processed). `job.failed`: A job stopped for good: failed (cannot succeed) or dead (every attempt failed). `memory.created`: A job stored a new memory (active, or inactive when it lost a conflict or waits for review). `memory.updated`: A memory changed: reinforced, superseded by a newer claim, or chosen in a review. `memory.archived`: A memory was archived: deleted through the API, archived by the lifecycle, or not chosen in a review. `review.created`: Equally trusted claims disagree; a review waits for a person. `review.resolved`: A review was resolved; one claim is active again. `grant.created`: A passport user granted one of your global agents access. `grant.revoked`: A passport user revoked a grant of one of your global agents. `quota.mode_changed`: Your quota mode changed (FULL, PASSTHROUGH, DEGRADED_RETRIEVE, BLOCKED). `user.erased`: An end user was erased (DELETE /v1/users/{external_user_id}): the receipt id, counts and hashes, never the id itself.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -759,6 +759,26 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{external_user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Erase everything held about one end user (GDPR Art. 17) and return a receipt
+         * @description One transaction removes the user’s memories, claim ledger, source events and payloads, jobs, passages, entities, pending candidates, reviews, retrievals, feedback, saved Idempotency-Key answers, webhook events that mention them, passport connections and link tokens made from this `external_user_id`, and the user row; a tombstone keeps the counts and hashes only, and `user.erased` is sent. `sha256` is the SHA-256 of the listing in `erased` (docs/erasure.md says how to verify it). Calling again answers the earlier receipt with `already_erased` true and `erased` null; data sent for the id after an erasure is erased by the next call. URL-encode the `external_user_id`.
+         */
+        delete: operations["eraseUser"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1810,7 +1830,7 @@ export interface components {
             id: string;
             url: string;
             description: string;
-            event_types: ("job.completed" | "job.failed" | "memory.created" | "memory.updated" | "memory.archived" | "review.created" | "review.resolved" | "grant.created" | "grant.revoked" | "quota.mode_changed")[];
+            event_types: ("job.completed" | "job.failed" | "memory.created" | "memory.updated" | "memory.archived" | "review.created" | "review.resolved" | "grant.created" | "grant.revoked" | "quota.mode_changed" | "user.erased")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             disabled_reason: ("manual" | "gone" | "failing") | null;
@@ -1829,7 +1849,7 @@ export interface components {
             id: string;
             url: string;
             description: string;
-            event_types: ("job.completed" | "job.failed" | "memory.created" | "memory.updated" | "memory.archived" | "review.created" | "review.resolved" | "grant.created" | "grant.revoked" | "quota.mode_changed")[];
+            event_types: ("job.completed" | "job.failed" | "memory.created" | "memory.updated" | "memory.archived" | "review.created" | "review.resolved" | "grant.created" | "grant.revoked" | "quota.mode_changed" | "user.erased")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             disabled_reason: ("manual" | "gone" | "failing") | null;
@@ -1858,7 +1878,7 @@ export interface components {
             /** @description the `webhook-id` header: the same for every attempt and resend of one event */
             webhook_id: string;
             /** @enum {string} */
-            event_type: "job.completed" | "job.failed" | "memory.created" | "memory.updated" | "memory.archived" | "review.created" | "review.resolved" | "grant.created" | "grant.revoked" | "quota.mode_changed";
+            event_type: "job.completed" | "job.failed" | "memory.created" | "memory.updated" | "memory.archived" | "review.created" | "review.resolved" | "grant.created" | "grant.revoked" | "quota.mode_changed" | "user.erased";
             /** @enum {string} */
             status: "pending" | "sending" | "succeeded" | "failed";
             attempts: number;
@@ -1968,6 +1988,29 @@ export interface components {
             permission_error: "no_grant_for_user" | null;
             /** @description The categories this agent’s grant covers. */
             categories_available: components["schemas"]["MemoryCategory"][];
+        };
+        ErasureReceipt: {
+            /**
+             * Format: uuid
+             * @description Id of this erasure; the tombstone and the `user.erased` event carry it
+             */
+            receipt_id: string;
+            /** @description SHA-256 (hex) of the erased `external_user_id`, UTF-8: the only trace of the id that is kept */
+            external_user_id_sha256: string;
+            /** Format: date-time */
+            erased_at: string;
+            /** @description Records removed per kind, every kind of the erasure plan (docs/erasure.md) */
+            counts: {
+                [key: string]: number;
+            };
+            /** @description SHA-256 (hex) of the canonical listing of the erased records: a line `<kind>:<id>\n` per record, sorted */
+            sha256: string;
+            /** @description The listing itself, ids per kind, sorted: keep it to verify `sha256`. Null when `already_erased` (it is not kept) */
+            erased: {
+                [key: string]: string[];
+            } | null;
+            /** @description True when nothing was left and this is the receipt of the earlier erasure of the same id */
+            already_erased: boolean;
         };
         PassportMe: {
             /** Format: uuid */
@@ -2397,12 +2440,12 @@ export interface components {
             url: string;
             /** @default  */
             description?: string;
-            event_types: ("job.completed" | "job.failed" | "memory.created" | "memory.updated" | "memory.archived" | "review.created" | "review.resolved" | "grant.created" | "grant.revoked" | "quota.mode_changed")[];
+            event_types: ("job.completed" | "job.failed" | "memory.created" | "memory.updated" | "memory.archived" | "review.created" | "review.resolved" | "grant.created" | "grant.revoked" | "quota.mode_changed" | "user.erased")[];
         };
         UpdateWebhookEndpointRequest: {
             url?: string;
             description?: string;
-            event_types?: ("job.completed" | "job.failed" | "memory.created" | "memory.updated" | "memory.archived" | "review.created" | "review.resolved" | "grant.created" | "grant.revoked" | "quota.mode_changed")[];
+            event_types?: ("job.completed" | "job.failed" | "memory.created" | "memory.updated" | "memory.archived" | "review.created" | "review.resolved" | "grant.created" | "grant.revoked" | "quota.mode_changed" | "user.erased")[];
             enabled?: boolean;
         };
         UniversalAddRequest: {
@@ -5132,6 +5175,70 @@ export interface operations {
             };
             /** @description Validation failed (code `validation_failed`); `errors[]` lists each field. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    eraseUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                external_user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ErasureReceipt"];
+                        /** Format: uuid */
+                        request_id: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (code `unauthorized`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Nothing is held about this `external_user_id` and it was never erased. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed (code `validation_failed`); `errors[]` lists each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: over the tenant’s write rate (docs/quotas.md). Headers `Retry-After`, `RateLimit` and `RateLimit-Policy` (e.g. `RateLimit-Policy: "tenant-writes";q=1200;w=60`, `RateLimit: "tenant-writes";r=0;t=12`); writes under a limit carry the same two headers. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

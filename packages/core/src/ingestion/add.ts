@@ -13,7 +13,8 @@ import type { AppConfig } from '../config';
 import { canonicalJson, sha256Hex } from '../crypto';
 import { EXTRACTION_QUEUE, type JobQueue } from '../jobs/queue';
 import type { TenantAuth } from '../tenants/tenants';
-import { bumpMemoryVersion, ensureUser } from '../users';
+import { bumpMemoryVersion, ensureUser, forgetUser } from '../users';
+import { describeError } from '../logger';
 import type { AddRequest, AddResponse } from '../schemas/memories';
 import { resolveWriter } from '../provenance/writers';
 import { type IdempotencyScope, type IdempotentOutcome, RetryAfterRace, saveIdempotentResponse, withIdempotency } from './idempotency';
@@ -27,6 +28,9 @@ import { NORMAL } from '../quota/backlog';
 
 export const ADD_PATH = '/v1/memories/add';
 export const DEFAULT_SERVICE = 'default';
+
+/** SQLSTATE 23503. */
+const FOREIGN_KEY_VIOLATION = '23503';
 
 export interface AddDeps {
   db: Db;
@@ -174,7 +178,13 @@ async function accept(
     // Common path, one round trip: the event and its job in one statement (atomic on its own).
     userId = await ensureUser(db, auth.tenantId, body.external_user_id, { cache: true });
     const { event, job } = rowsFor(userId);
-    if ((await insertSourceEventAndJob(db, event, job)) === 0) throw new RetryAfterRace();
+    const inserted = await insertSourceEventAndJob(db, event, job).catch((err: unknown) => {
+      // The cached user was erased (possibly by another process): forget it and try again with a new row.
+      if (describeError(err).err_code !== FOREIGN_KEY_VIOLATION) throw err;
+      forgetUser(auth.tenantId, body.external_user_id);
+      return 0;
+    });
+    if (inserted === 0) throw new RetryAfterRace();
   } else {
     userId = await db.transaction(async (tx) => {
       const uid = await ensureUser(tx, auth.tenantId, body.external_user_id);

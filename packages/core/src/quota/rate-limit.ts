@@ -130,6 +130,9 @@ export class RedisRateLimitStore implements RateLimitStore {
 }
 
 /** The per-user and per-tenant write rules for one write (keys carry the tenant id: counters never mix tenants). */
+/** The user's write-rate counter key (erasure removes it: it holds the `external_user_id`). */
+export const userWriteKey = (tenantId: string, externalUserId: string) => `u:${tenantId}:${externalUserId}`;
+
 export function writeRules(
   tenantId: string,
   externalUserId: string | null,
@@ -138,7 +141,7 @@ export function writeRules(
   const rules: RateLimitRule[] = [];
   if (limits.tenant_writes_per_minute !== null) rules.push({ name: 'tenant-writes', key: `t:${tenantId}`, limit: limits.tenant_writes_per_minute });
   if (externalUserId !== null && limits.user_writes_per_minute !== null) {
-    rules.push({ name: 'user-writes', key: `u:${tenantId}:${externalUserId}`, limit: limits.user_writes_per_minute });
+    rules.push({ name: 'user-writes', key: userWriteKey(tenantId, externalUserId), limit: limits.user_writes_per_minute });
   }
   return rules;
 }

@@ -76,7 +76,9 @@ export class ActivityRecorder {
       INSERT INTO retrievals (id, tenant_id, user_id, memory_ids, format, created_at)
       SELECT id, tenant_id, user_id, memory_ids, format, created_at
       FROM jsonb_to_recordset(${JSON.stringify(retrievals)}::jsonb)
-        AS r(id uuid, tenant_id uuid, user_id uuid, memory_ids jsonb, format text, created_at timestamptz)`,
+        AS r(id uuid, tenant_id uuid, user_id uuid, memory_ids jsonb, format text, created_at timestamptz)
+      -- a user erased since the retrieve (docs/erasure.md) has nothing to record, and must not fail the batch
+      WHERE EXISTS (SELECT 1 FROM end_users u WHERE u.id = r.user_id)`,
     );
   }
 }

@@ -192,6 +192,11 @@ export class HotTier {
     }
   }
 
+  /** Drops a user's set at once (erasure: its contents must not stay in memory until evicted). */
+  evict(userId: string): void {
+    this.cache.delete(userId);
+  }
+
   clear(): void {
     this.cache.clear();
   }

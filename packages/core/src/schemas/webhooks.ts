@@ -12,6 +12,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'grant.created',
   'grant.revoked',
   'quota.mode_changed',
+  'user.erased',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -14,5 +14,6 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'grant.created': 'A passport user granted one of your global agents access.',
   'grant.revoked': 'A passport user revoked a grant of one of your global agents.',
   'quota.mode_changed': 'Your quota mode changed (FULL, PASSTHROUGH, DEGRADED_RETRIEVE, BLOCKED).',
+  'user.erased': 'An end user was erased (DELETE /v1/users/{external_user_id}): the receipt id, counts and hashes, never the id itself.',
 };
 

@@ -10,6 +10,7 @@ import type { globalAgents, grants, passportUsers, universalJobs, universalMemor
 import type { retrievalFeedback } from './retrieval';
 import type { apiKeys, endUsers, serviceWriters, tenants } from './tenants';
 import type { webhookDeliveries, webhookEndpoints } from './webhooks';
+import type { userErasures } from './erasure';
 
 export * from './enums';
 export { tenants, apiKeys, serviceWriters, endUsers } from './tenants';
@@ -20,6 +21,7 @@ export * from './retrieval';
 export * from './console';
 export { globalAgents, passportUsers, linkTokens, passportConnections, grants, uuiTokens, universalMemories, universalJobs, passportReviews, passportAudit, passportAccessLog } from './passport';
 export * from './webhooks';
+export * from './erasure';
 
 export type Tenant = typeof tenants.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
@@ -41,3 +43,4 @@ export type UniversalJob = typeof universalJobs.$inferSelect;
 export type ClaimRevision = typeof claimRevisions.$inferSelect;
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
+export type UserErasure = typeof userErasures.$inferSelect;

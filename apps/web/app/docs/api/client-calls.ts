@@ -26,6 +26,7 @@ export const CLIENT_CALLS: Readonly<Record<string, ClientCall>> = {
   deleteMemory: call('memories.delete', p('memory_id')),
   getEdtechProfile: call('memories.edtechProfile', 'query'),
   exportUser: call('memories.export', 'query'),
+  eraseUser: call('memories.eraseUser', p('external_user_id')),
   getExtractionJob: call('jobs.get', p('job_id')),
   sendRetrievalFeedback: call('feedback.send', 'body'),
   listServiceWriters: call('writers.list'),

@@ -1,0 +1,51 @@
+/** eraseUser beside this process's retrieval state: buffered retrieval records and the hot tier. */
+import { randomUUID } from 'node:crypto';
+import { endUsers, eq, retrievals } from '@memory/db';
+import { describe, expect, it } from 'vitest';
+import { apiKeyActor } from '../principal';
+import { ActivityRecorder } from '../retrieval/activity';
+import { HotTier } from '../retrieval/hot-tier';
+import { createTenant } from '../tenants/tenants';
+import { useMemoryDatabase } from '../testing/memory-database';
+import { eraseUser } from './erase';
+
+const database = useMemoryDatabase();
+
+async function tenantWithUsers(...externalIds: string[]) {
+  const db = database().db;
+  const tenant = await createTenant(db, `t-${randomUUID()}`);
+  const ids = externalIds.map(() => randomUUID());
+  await db.insert(endUsers).values(externalIds.map((externalUserId, i) => ({ id: ids[i], tenantId: tenant.tenant_id, externalUserId })));
+  return { principal: { tenantId: tenant.tenant_id, actor: apiKeyActor(tenant.api_key_id) }, ids };
+}
+
+const retrieval = (tenantId: string, userId: string) => ({ retrievalId: randomUUID(), tenantId, userId, memoryIds: [], format: 'bullets', at: new Date() });
+
+describe('eraseUser and the retrieval state of the process', () => {
+  it('a buffered retrieval of an erased user is dropped without losing the batch it is in', async () => {
+    const db = database().db;
+    const { principal, ids } = await tenantWithUsers('gone', 'stays');
+    const activity = new ActivityRecorder(db, { flushMs: 60_000 });
+    const [gone, stays] = [retrieval(principal.tenantId, ids[0]), retrieval(principal.tenantId, ids[1])];
+    activity.record(gone);
+    activity.record(stays);
+    // erased by a call that does not know this recorder (another process)
+    await eraseUser({ db }, principal, 'gone');
+    await activity.flush();
+    const written = await db.select({ id: retrievals.id }).from(retrievals).where(eq(retrievals.tenantId, principal.tenantId));
+    expect(written.map((r) => r.id)).toEqual([stays.retrievalId]);
+  });
+
+  it('flushes the recorder first (the record is counted and erased) and drops the hot tier set after', async () => {
+    const db = database().db;
+    const { principal, ids } = await tenantWithUsers('cached');
+    const activity = new ActivityRecorder(db, { flushMs: 60_000 });
+    const hotTier = new HotTier();
+    hotTier.build(ids[0], 0, []);
+    const buffered = retrieval(principal.tenantId, ids[0]);
+    activity.record(buffered);
+    const receipt = await eraseUser({ db, retrieval: { hotTier, activity } }, principal, 'cached');
+    expect(receipt.erased?.retrievals).toEqual([buffered.retrievalId]);
+    expect(hotTier.get(ids[0], 0)).toBeNull();
+  });
+});
