@@ -16,10 +16,10 @@ interface StoredPayload {
   metadata: Record<string, unknown> | null;
 }
 
-/** The columns of a source event as the API shows it, from `source_events se` with its user and job. */
-const SOURCE_EVENT_SELECT = sql`se.id, se.service, se.event_id, u.external_user_id, se.writer_id, se.agent_id, se.observed_at,
+/** The columns of a source event as the API shows it (`extra` adds more), from `source_events se` with its user and job. */
+const sourceEventSelect = (extra = sql``) => sql`se.id, se.service, se.event_id, u.external_user_id, se.writer_id, se.agent_id, se.observed_at,
           se.received_at, se.received_at::text AS cursor_ts, se.payload_hash,
-          (se.payload IS NULL) AS payload_redacted, se.scope, se.evidence, se.job_id, j.status AS job_status
+          (se.payload IS NULL) AS payload_redacted, se.scope, se.evidence, se.job_id, j.status AS job_status${extra}
         FROM source_events se
         JOIN end_users u ON u.id = se.user_id
         LEFT JOIN extraction_jobs j ON j.id = se.job_id`;
@@ -57,7 +57,7 @@ export async function listSourceEvents(
   }
   const found = await rows<Row>(
     db,
-    sql`SELECT ${SOURCE_EVENT_SELECT}
+    sql`SELECT ${sourceEventSelect()}
         WHERE ${sql.join(where, sql` AND `)}
         ORDER BY se.received_at DESC, se.id DESC
         LIMIT ${q.limit + 1}`,
@@ -70,7 +70,7 @@ export async function listSourceEvents(
 export async function sourceEventDetail(db: Db, auth: Principal, id: string) {
   const [r] = await rows<Row & { payload: StoredPayload | null; payload_redacted_at: Date | string | null }>(
     db,
-    sql`SELECT ${SOURCE_EVENT_SELECT}, se.payload, se.payload_redacted_at
+    sql`SELECT ${sourceEventSelect(sql`, se.payload, se.payload_redacted_at`)}
         WHERE se.tenant_id = ${auth.tenantId} AND se.id = ${id}`,
   );
   if (!r) throw Errors.notFound(`Source event ${id}`);
