@@ -33,7 +33,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
   );
 }
 
-const none = <span className="text-slate-400">—</span>;
+const none = <span className="text-slate-500">—</span>;
 
 function CustomerProfile({ externalUserId, onClose }: { externalUserId: string; onClose: () => void }) {
   const trpc = useTRPC();

@@ -42,7 +42,7 @@ function Profile({ externalUserId }: { externalUserId: string }) {
             <dt className="text-slate-500">{label}</dt>
             <dd>
               {p[key].length === 0 ? (
-                <span className="text-slate-400">—</span>
+                <span className="text-slate-500">—</span>
               ) : (
                 <ul className="space-y-1">
                   {p[key].map((e) => (
