@@ -144,7 +144,7 @@ test('on a phone an operator finds a user, reads what was said and archives a me
   await expect(page.getByRole('heading', { level: 2, name: /allergic to peanuts/ })).toBeVisible();
 
   // the source event behind it: what was said, as a link with the full id in its name
-  await page.getByRole('link', { name: /^Source event [0-9a-f-]{36}$/ }).click();
+  await page.getByRole('region', { name: 'Where it came from' }).getByRole('link', { name: /^Source event [0-9a-f-]{36}$/ }).click();
   await expect(page.getByRole('list', { name: 'Messages' })).toContainText('I am allergic to peanuts and I work as a pharmacist.');
   await expect(page.getByText('Payload kept')).toBeVisible();
   await page.goBack();
@@ -170,10 +170,10 @@ test('a key shown once goes to the clipboard with one button', async ({ page, re
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await signIn(page, t.email);
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Settings' }).click();
-  await page.getByLabel('Key name').fill('copied');
+  await page.getByLabel('Key name').fill('backend');
   await page.getByRole('button', { name: 'Create API key' }).click();
   const key = await page.getByLabel('New API key').inputValue();
   await page.getByRole('button', { name: 'Copy to clipboard' }).click();
-  await expect(page.getByRole('button', { name: 'Copied' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Copied', exact: true })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
 });
