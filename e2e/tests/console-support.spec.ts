@@ -72,7 +72,8 @@ test('a support lead filters the customers, opens a profile and reads the suppor
   await expect(profile).toContainText('ticket status');
   await expect(profile).toContainText('email (stated)');
   await expect(profile).toContainText('declining');
-  await expect(profile).toContainText(/memories [0-9a-f-]{36}/);
+  // the memories behind an entry are links to their pages, the full id in each link's name
+  await expect(profile.getByRole('link', { name: /^Memory [0-9a-f-]{36}$/ }).first()).toHaveAttribute('href', /^\/console\/memories\/[0-9a-f-]{36}$/);
   await page.screenshot({ path: screenshotPath('console-customer-profile.png'), fullPage: true });
 
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Support' }).click();

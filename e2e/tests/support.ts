@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, expect } from '@playwright/test';
 
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
@@ -47,3 +48,27 @@ export async function passportSignIn(page: Page, email: string) {
  * pictures in the docs.
  */
 export const screenshotPath = (name: string) => `${process.env.E2E_SCREENSHOT_DIR ?? 'test-results/screenshots'}/${name}`;
+
+/** Phone and desktop widths every console page is checked at. */
+export const WIDTHS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+/**
+ * axe-core on the page as it is now: no serious or critical violation of any rule axe runs by default (WCAG 2.x
+ * A/AA and best practices). The failure lists each rule with the first elements it flagged.
+ */
+export async function expectAccessible(page: Page, where: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  expect(bad, `axe violations on ${where}`).toEqual([]);
+}
+
+/** Nothing wider than the viewport: the page never scrolls sideways (wide tables scroll inside their own box). */
+export async function expectNoHorizontalOverflow(page: Page, where: string) {
+  const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  expect(scroll, `page width on ${where}`).toBeLessThanOrEqual(client);
+}

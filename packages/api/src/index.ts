@@ -8,6 +8,7 @@ import { reviewsRouter } from './routers/reviews';
 import { apiKeysRouter, writersRouter } from './routers/settings';
 import { sourceEventsRouter } from './routers/source-events';
 import { usageRouter } from './routers/usage';
+import { usersRouter } from './routers/users';
 import { webhooksRouter } from './routers/webhooks';
 import { router } from './trpc';
 
@@ -17,6 +18,7 @@ export const appRouter = router({
   reviews: reviewsRouter,
   sourceEvents: sourceEventsRouter,
   memories: memoriesRouter,
+  users: usersRouter,
   domains: domainsRouter,
   usage: usageRouter,
   writers: writersRouter,

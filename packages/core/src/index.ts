@@ -111,6 +111,7 @@ export * from './provenance/retention';
 export * from './schemas/responses';
 export * from './schemas/settings';
 export * from './tenants/overview';
+export * from './tenants/end-users';
 export * from './tenants/settings';
 export * from './schemas/console';
 export * from './schemas/erasure';

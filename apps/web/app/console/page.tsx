@@ -14,7 +14,7 @@ function Overview() {
   const cards = [
     { label: 'Open reviews', value: q.data.open_reviews, href: '/console/reviews', hint: 'Conflicting claims waiting for a decision' },
     { label: 'Source events', value: q.data.source_events, href: '/console/source-events', hint: 'What your services sent' },
-    { label: 'End users', value: q.data.end_users, href: '/console/memories', hint: 'Look a user up by external id' },
+    { label: 'End users', value: q.data.end_users, href: '/console/users', hint: 'Search users, see their memories' },
     { label: 'Active memories', value: q.data.active_memories, href: '/console/memories', hint: 'Memories retrieval can return' },
     { label: 'Service writers', value: q.data.service_writers, href: '/console/settings', hint: 'Named services and their authority' },
     { label: 'Active API keys', value: q.data.active_api_keys, href: '/console/settings', hint: 'Keys your backends use' },
@@ -28,7 +28,7 @@ function Overview() {
             <div className="mt-1 text-3xl font-semibold" aria-label={`${c.label}: ${c.value}`}>
               {c.value}
             </div>
-            <div className="mt-1 text-xs text-slate-500">{c.hint}</div>
+            <div className="mt-1 text-xs text-slate-600">{c.hint}</div>
           </Link>
         </li>
       ))}

@@ -1,4 +1,4 @@
-import { MEMORY_STATUSES, externalUserId, listMemories, memoryHistory } from '@memory/core';
+import { MEMORY_STATUSES, deleteMemory, externalUserId, findMemoryRecord, listMemories, memoryHistory } from '@memory/core';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { adminProcedure, router } from '../trpc';
@@ -21,6 +21,14 @@ export const memoriesRouter = router({
         cursor: input.cursor,
       }),
     ),
+
+  /** One memory with its provenance and its user (the memory page). */
+  get: adminProcedure.input(z.object({ memory_id: z.uuid() })).query(({ ctx, input }) => findMemoryRecord(ctx.db, ctx.principal, input.memory_id)),
+
+  /** Archives the memory as DELETE /v1/memories/{id} does (it leaves retrieval; the ledger keeps its history). */
+  archive: adminProcedure
+    .input(z.object({ memory_id: z.uuid() }))
+    .mutation(({ ctx, input }) => deleteMemory(ctx.db, ctx.principal, input.memory_id, ctx.principal.actor, 'archived in the console')),
 
   /** The claim revision ledger of one memory, oldest first. */
   history: adminProcedure.input(z.object({ memory_id: z.uuid() })).query(async ({ ctx, input }) => {

@@ -59,17 +59,30 @@ export async function lockMemory(tx: Db, auth: Principal, memoryId: string) {
   return m;
 }
 
+/** One memory of the tenant with its provenance and its user's external id (the console's memory page). */
+export async function findMemoryRecord(db: Db, auth: Principal, memoryId: string): Promise<MemoryRecord> {
+  const [row] = await rows<MemoryWithSourceRow & { external_user_id: string }>(
+    db,
+    sql`SELECT ${sql.raw(MEMORY_WITH_SOURCE_COLUMNS)}, u.external_user_id
+        FROM memories m JOIN end_users u ON u.id = m.user_id LEFT JOIN source_events se ON se.id = m.source_event_id
+        WHERE m.tenant_id = ${auth.tenantId} AND m.id = ${memoryId}`,
+  );
+  if (!row) throw Errors.notFound(`Memory ${memoryId}`);
+  return toMemoryRecord(row, row.external_user_id);
+}
+
 /**
  * Deleting archives the memory: it leaves retrieval at once and its history stays in the ledger.
- * Deleting an already archived memory answers the same (DELETE is idempotent).
+ * Deleting an already archived memory answers the same (DELETE is idempotent). `reason` is the ledger's
+ * (the console says it was archived there).
  */
-export async function deleteMemory(db: Db, auth: Principal, memoryId: string, actor: string) {
+export async function deleteMemory(db: Db, auth: Principal, memoryId: string, actor: string, reason = 'deleted through the API') {
   return db.transaction(async (tx) => {
     const m = await lockMemory(tx, auth, memoryId);
     if (m.status !== 'archived') {
       await tx.update(memories).set({ status: 'archived', updatedAt: sql`now()` }).where(eq(memories.id, m.id));
       const writer = new MemoryWriter(tx, auth.tenantId);
-      writer.record(ledgerRow(m, { action: 'deleted', from: m.status, to: 'archived', reason: 'deleted through the API', actor }));
+      writer.record(ledgerRow(m, { action: 'deleted', from: m.status, to: 'archived', reason, actor }));
       await writer.commit();
     }
     return { id: m.id, status: 'archived' as const, deleted: true };

@@ -1,9 +1,13 @@
 'use client';
-/** The signed-in frame of every console page: who is signed in, navigation, sign-out. */
+/**
+ * The signed-in frame of every console page: who is signed in, navigation, sign-out. Below the `md` width
+ * (phones) the navigation folds behind a "Menu" button and opens as a wrapping list; from `md` up it is a
+ * tab row.
+ */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { errorMessage, isUnauthorized, setCsrfToken, useTRPC } from './trpc';
 import { ErrorNote, Loading, secondaryButtonClass } from './ui';
 
@@ -11,6 +15,7 @@ const NAV = [
   { href: '/console', label: 'Overview' },
   { href: '/console/reviews', label: 'Reviews' },
   { href: '/console/source-events', label: 'Source events' },
+  { href: '/console/users', label: 'Users' },
   { href: '/console/memories', label: 'Memories' },
   { href: '/console/students', label: 'Students' },
   { href: '/console/customers', label: 'Customers' },
@@ -25,6 +30,7 @@ export function ConsoleShell({ title, children }: { title: string; children: Rea
   const router = useRouter();
   const pathname = usePathname();
   const queryClient = useQueryClient();
+  const [menuOpen, setMenuOpen] = useState(false);
   const me = useQuery(trpc.auth.me.queryOptions());
   if (me.data) setCsrfToken(me.data.csrf_token);
   const signOut = useMutation(
@@ -60,30 +66,45 @@ export function ConsoleShell({ title, children }: { title: string; children: Rea
       </div>
     );
   }
+  const isActive = (href: string) => (href === '/console' ? pathname === '/console' : pathname.startsWith(href));
+  const current = NAV.find((n) => isActive(n.href))?.label ?? title;
   return (
     <div className="min-h-screen">
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
-          <div>
+          <div className="min-w-0">
             <div className="text-sm font-semibold">Memory console</div>
-            <div className="text-xs text-slate-500">
+            <div className="break-all text-xs text-slate-600">
               {me.data.tenant_name} · {me.data.email}
             </div>
           </div>
-          <button type="button" className={secondaryButtonClass} onClick={() => signOut.mutate()} disabled={signOut.isPending}>
-            Sign out
-          </button>
+          <div className="flex items-center gap-2">
+            <button
+              type="button"
+              className={`${secondaryButtonClass} md:hidden`}
+              aria-expanded={menuOpen}
+              aria-controls="console-nav"
+              onClick={() => setMenuOpen(!menuOpen)}
+            >
+              {menuOpen ? 'Close menu' : 'Menu'}
+              <span className="sr-only"> (current page: {current})</span>
+            </button>
+            <button type="button" className={secondaryButtonClass} onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+              Sign out
+            </button>
+          </div>
         </div>
-        <nav aria-label="Console" className="mx-auto max-w-6xl overflow-x-auto px-4">
-          <ul className="flex gap-1">
+        <nav id="console-nav" aria-label="Console" className={`mx-auto max-w-6xl px-4 ${menuOpen ? 'block' : 'hidden'} md:block`}>
+          <ul className="flex flex-col pb-2 md:flex-row md:flex-wrap md:gap-1 md:pb-0">
             {NAV.map((n) => {
-              const active = n.href === '/console' ? pathname === '/console' : pathname.startsWith(n.href);
+              const active = isActive(n.href);
               return (
                 <li key={n.href}>
                   <Link
                     href={n.href}
                     aria-current={active ? 'page' : undefined}
-                    className={`block whitespace-nowrap border-b-2 px-3 py-2 text-sm ${active ? 'border-blue-700 font-medium text-blue-800' : 'border-transparent text-slate-600 hover:text-slate-900'}`}
+                    onClick={() => setMenuOpen(false)}
+                    className={`block whitespace-nowrap border-l-4 px-3 py-2 text-sm md:border-b-2 md:border-l-0 ${active ? 'border-blue-700 font-medium text-blue-800' : 'border-transparent text-slate-700 hover:text-slate-900'}`}
                   >
                     {n.label}
                   </Link>

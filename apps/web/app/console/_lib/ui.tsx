@@ -1,6 +1,6 @@
 'use client';
 /** Small shared pieces of the console pages. */
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 
 export const inputClass =
   'mt-1 block w-full rounded border border-slate-300 bg-white px-3 py-2 text-base focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-200';
@@ -15,11 +15,53 @@ export function OneTimeSecret({ title, label, value, onDismiss }: { title: strin
     <div role="status" className="mt-3 rounded border border-amber-300 bg-amber-50 p-3">
       <p className="text-sm font-medium">{title} — copy it now, it is shown only once:</p>
       <input aria-label={label} readOnly className={`${inputClass} font-mono text-sm`} value={value} onFocus={(e) => e.currentTarget.select()} />
-      <p className="mt-1 text-xs text-slate-600">Select the field and copy it (Ctrl/⌘+C). After you leave this page it cannot be shown again.</p>
-      <button type="button" className={`${secondaryButtonClass} mt-2`} onClick={onDismiss}>
-        I have stored it
-      </button>
+      <p className="mt-1 text-xs text-slate-600">Copy it with the button, or select the field and press Ctrl/⌘+C. After you leave this page it cannot be shown again.</p>
+      <div className="mt-2 flex flex-wrap gap-2">
+        <CopyButton value={value} />
+        <button type="button" className={secondaryButtonClass} onClick={onDismiss}>
+          I have stored it
+        </button>
+      </div>
     </div>
+  );
+}
+
+/** Puts `value` on the clipboard; outside a secure context (plain http to a remote host) through a selected text area. */
+async function writeClipboard(value: string): Promise<boolean> {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(value);
+      return true;
+    }
+  } catch {
+    // fall through to the selection
+  }
+  const area = document.createElement('textarea');
+  area.value = value;
+  area.setAttribute('readonly', '');
+  area.style.position = 'fixed';
+  area.style.opacity = '0';
+  document.body.appendChild(area);
+  area.select();
+  try {
+    return document.execCommand('copy');
+  } finally {
+    area.remove();
+  }
+}
+
+/** A "Copy to clipboard" button that says whether it worked (announced to screen readers too). */
+export function CopyButton({ value, text = 'Copy to clipboard' }: { value: string; text?: string }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  return (
+    <>
+      <button type="button" className={secondaryButtonClass} onClick={() => void writeClipboard(value).then((ok) => setState(ok ? 'copied' : 'failed'))}>
+        {state === 'copied' ? 'Copied' : text}
+      </button>
+      <span aria-live="polite" className={state === 'failed' ? 'self-center text-xs text-red-800' : 'sr-only'}>
+        {state === 'copied' ? 'Copied to the clipboard.' : state === 'failed' ? 'Copying failed: select the field and press Ctrl/⌘+C.' : ''}
+      </span>
+    </>
   );
 }
 
@@ -64,5 +106,14 @@ export function NextPageButton({
     <button type="button" className={`${secondaryButtonClass} ${className}`} onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage}>
       Next page
     </button>
+  );
+}
+
+/** Whether a source event still holds its conversation (retention redacts it: docs/provenance.md). */
+export function RedactionBadge({ redacted }: { redacted: boolean }) {
+  return (
+    <span className={`rounded px-2 py-0.5 text-xs ${redacted ? 'bg-amber-100 text-amber-900' : 'bg-emerald-100 text-emerald-900'}`}>
+      {redacted ? 'Payload redacted' : 'Payload kept'}
+    </span>
   );
 }

@@ -4,9 +4,9 @@
  * source events behind every entry (docs/domain-schemas.md). Tenant-scoped by the console session.
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { TRPCClientError } from '@trpc/client';
 import { type FormEvent, useState } from 'react';
-import { DomainSchema } from '../_lib/domain-schema';
+import { DomainGate, DomainSchema } from '../_lib/domain-schema';
+import { SourceIds } from '../_lib/links';
 import { ConsoleShell } from '../_lib/shell';
 import { errorMessage, useTRPC } from '../_lib/trpc';
 import { ErrorNote, Loading, NextPageButton, buttonClass, inputClass, secondaryButtonClass, when } from '../_lib/ui';
@@ -21,24 +21,8 @@ type Filters = {
   sort: 'last_contact' | 'open_issues' | 'sentiment';
 };
 
-const notEnabledNote = (error: unknown) =>
-  error instanceof TRPCClientError && error.data?.code === 'CONFLICT'
-    ? `Customer Support is not enabled for this tenant. ${errorMessage(error)}`
-    : errorMessage(error);
-
 const sentimentClass = (label: string | null) =>
   label === 'negative' ? 'bg-red-100 text-red-900' : label === 'positive' ? 'bg-emerald-100 text-emerald-900' : 'bg-slate-100 text-slate-800';
-
-function Sources({ memoryIds, eventIds }: { memoryIds: string[]; eventIds: string[] }) {
-  if (memoryIds.length + eventIds.length === 0) return null;
-  return (
-    <span className="block font-mono text-xs text-slate-500">
-      {memoryIds.length > 0 ? `memories ${memoryIds.join(', ')}` : ''}
-      {memoryIds.length > 0 && eventIds.length > 0 ? ' · ' : ''}
-      {eventIds.length > 0 ? `source events ${eventIds.join(', ')}` : ''}
-    </span>
-  );
-}
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -49,13 +33,13 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
   );
 }
 
-const none = <span className="text-slate-400">—</span>;
+const none = <span className="text-slate-500">—</span>;
 
 function CustomerProfile({ externalUserId, onClose }: { externalUserId: string; onClose: () => void }) {
   const trpc = useTRPC();
   const q = useQuery({ ...trpc.domains.customer.queryOptions({ external_user_id: externalUserId }), retry: false });
   if (q.isPending) return <Loading />;
-  if (q.error) return <ErrorNote error={notEnabledNote(q.error)} />;
+  if (q.error) return <ErrorNote error={errorMessage(q.error)} />;
   const p = q.data;
   const entries = (list: typeof p.plan) =>
     list.length === 0 ? (
@@ -65,7 +49,7 @@ function CustomerProfile({ externalUserId, onClose }: { externalUserId: string; 
         {list.map((e) => (
           <li key={e.value}>
             {e.value}
-            <Sources memoryIds={e.memory_ids} eventIds={e.source_event_ids} />
+            <SourceIds memoryIds={e.memory_ids} eventIds={e.source_event_ids} />
           </li>
         ))}
       </ul>
@@ -82,7 +66,7 @@ function CustomerProfile({ externalUserId, onClose }: { externalUserId: string; 
               {i.ticket ? `ticket ${i.ticket} · ` : ''}reported {when(i.opened_at)}
               {i.resolution ? ` · resolved ${when(i.resolution.resolved_at)} (${i.resolution.by.replace('_', ' ')})` : ''}
             </span>
-            <Sources memoryIds={i.memory_ids} eventIds={i.source_event_ids} />
+            <SourceIds memoryIds={i.memory_ids} eventIds={i.source_event_ids} />
           </li>
         ))}
       </ul>
@@ -124,7 +108,7 @@ function CustomerProfile({ externalUserId, onClose }: { externalUserId: string; 
           {p.preferred_channel ? (
             <>
               {p.preferred_channel.value} <span className="text-slate-600">({p.preferred_channel.basis.replace('_', ' ')})</span>
-              <Sources memoryIds={p.preferred_channel.memory_ids} eventIds={p.preferred_channel.source_event_ids} />
+              <SourceIds memoryIds={p.preferred_channel.memory_ids} eventIds={p.preferred_channel.source_event_ids} />
             </>
           ) : (
             none
@@ -141,7 +125,7 @@ function CustomerProfile({ externalUserId, onClose }: { externalUserId: string; 
               {p.escalations.map((e) => (
                 <li key={`${e.observed_at}-${e.value}`}>
                   {e.value} <span className="text-slate-600">· {when(e.observed_at)}{e.ticket ? ` · ticket ${e.ticket}` : ''}</span>
-                  <Sources memoryIds={e.memory_ids} eventIds={e.source_event_ids} />
+                  <SourceIds memoryIds={e.memory_ids} eventIds={e.source_event_ids} />
                 </li>
               ))}
             </ul>
@@ -244,7 +228,7 @@ function Customers() {
         {q.isPending ? (
           <Loading />
         ) : q.error ? (
-          <ErrorNote error={notEnabledNote(q.error)} />
+          <ErrorNote error={errorMessage(q.error)} />
         ) : customers.length === 0 ? (
           <p className="text-slate-500">No customers match.</p>
         ) : (
@@ -306,8 +290,10 @@ function Customers() {
 export default function CustomersPage() {
   return (
     <ConsoleShell title="Customers">
-      <DomainSchema />
-      <Customers />
+      <DomainSchema requires="customer_support" />
+      <DomainGate schema="customer_support">
+        <Customers />
+      </DomainGate>
     </ConsoleShell>
   );
 }

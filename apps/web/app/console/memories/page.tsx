@@ -1,38 +1,20 @@
 'use client';
-/** One end user's memories (by external id) with a status filter; a memory's ledger history on click. */
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+/**
+ * One end user's memories (by external id, or `?user=` from the Users page) with a status filter; a memory's ledger
+ * history on click, and a link to the memory's own page (its provenance and the changes an admin can make).
+ */
+import { useInfiniteQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { type FormEvent, Suspense, useState } from 'react';
+import { memoryHref } from '../_lib/links';
+import { MemoryHistory } from '../_lib/memory-history';
 import { ConsoleShell } from '../_lib/shell';
 import { errorMessage, useTRPC } from '../_lib/trpc';
 import { ErrorNote, Loading, NextPageButton, buttonClass, inputClass, when } from '../_lib/ui';
 
 const STATUSES = ['all', 'active', 'inactive', 'archived'] as const;
 type Status = (typeof STATUSES)[number];
-
-function History({ memoryId }: { memoryId: string }) {
-  const trpc = useTRPC();
-  const q = useQuery(trpc.memories.history.queryOptions({ memory_id: memoryId }));
-  if (q.isPending) return <Loading />;
-  if (q.error) return <ErrorNote error={errorMessage(q.error)} />;
-  return (
-    <ol className="mt-2 space-y-2 border-l-2 border-slate-200 pl-3" aria-label="Ledger history">
-      {q.data.map((r) => (
-        <li key={r.id} className="text-sm">
-          <div>
-            <span className="font-medium">{r.action}</span> {r.from_status ?? '∅'} → {r.to_status} ·{' '}
-            <time dateTime={r.created_at}>{when(r.created_at)}</time>
-          </div>
-          <div className="text-slate-600">{r.reason}</div>
-          <div className="font-mono text-xs text-slate-500">
-            by {r.actor}
-            {r.source_event_id ? ` · source event ${r.source_event_id}` : ''}
-          </div>
-          <div className="text-xs text-slate-700">“{r.content}”</div>
-        </li>
-      ))}
-    </ol>
-  );
-}
 
 function Memories({ externalUserId, status }: { externalUserId: string; status: Status }) {
   const trpc = useTRPC();
@@ -46,24 +28,22 @@ function Memories({ externalUserId, status }: { externalUserId: string; status: 
   if (q.isPending) return <Loading />;
   if (q.error) return <ErrorNote error={errorMessage(q.error)} />;
   const items = q.data.pages.flatMap((p) => p.items);
-  if (items.length === 0) return <p className="text-slate-500">No memories for “{externalUserId}” with this status.</p>;
+  if (items.length === 0) return <p className="text-slate-600">No memories for “{externalUserId}” with this status.</p>;
   return (
     <>
-      <ul className="space-y-2">
+      <ul className="space-y-2" aria-label={`Memories of ${externalUserId}`}>
         {items.map((m) => (
           <li key={m.id} className="rounded border border-slate-200 bg-white p-3">
-            <button
-              type="button"
-              className="w-full text-left"
-              aria-expanded={open === m.id}
-              onClick={() => setOpen(open === m.id ? null : m.id)}
-            >
-              <span className="block">{m.content}</span>
+            <button type="button" className="w-full text-left" aria-expanded={open === m.id} onClick={() => setOpen(open === m.id ? null : m.id)}>
+              <span className="block break-words">{m.content}</span>
               <span className="mt-1 block text-xs text-slate-600">
                 {m.category} · {m.status} · confidence {m.confidence.toFixed(2)} · {m.provenance?.service ?? 'default'} · {when(m.created_at)}
               </span>
             </button>
-            {open === m.id && <History memoryId={m.id} />}
+            <Link href={memoryHref(m.id)} className="mt-1 inline-block text-sm text-blue-800 underline">
+              Open memory<span className="sr-only">: {m.content}</span>
+            </Link>
+            {open === m.id && <MemoryHistory memoryId={m.id} />}
           </li>
         ))}
       </ul>
@@ -72,16 +52,19 @@ function Memories({ externalUserId, status }: { externalUserId: string; status: 
   );
 }
 
-export default function MemoriesPage() {
-  const [input, setInput] = useState('');
-  const [user, setUser] = useState<string | null>(null);
+function MemoriesOfUser() {
+  const router = useRouter();
+  const pathname = usePathname();
+  const user = useSearchParams().get('user');
+  const [input, setInput] = useState(user ?? '');
   const [status, setStatus] = useState<Status>('all');
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (input.trim()) setUser(input.trim());
+    // the user is in the address, so the page can be linked to, reloaded and reached with Back
+    if (input.trim()) router.push(`${pathname}?user=${encodeURIComponent(input.trim())}`);
   };
   return (
-    <ConsoleShell title="Memories">
+    <>
       <form onSubmit={submit} className="flex flex-wrap items-end gap-2">
         <label className="block text-sm font-medium">
           External user id
@@ -101,7 +84,29 @@ export default function MemoriesPage() {
           Show memories
         </button>
       </form>
-      <div className="mt-4">{user ? <Memories externalUserId={user} status={status} /> : <p className="text-slate-500">Enter a user’s external id.</p>}</div>
+      <div className="mt-4">
+        {user ? (
+          <Memories externalUserId={user} status={status} />
+        ) : (
+          <p className="text-slate-600">
+            Enter a user’s external id, or pick one on the{' '}
+            <Link href="/console/users" className="text-blue-800 underline">
+              Users
+            </Link>{' '}
+            page.
+          </p>
+        )}
+      </div>
+    </>
+  );
+}
+
+export default function MemoriesPage() {
+  return (
+    <ConsoleShell title="Memories">
+      <Suspense fallback={<Loading />}>
+        <MemoriesOfUser />
+      </Suspense>
     </ConsoleShell>
   );
 }

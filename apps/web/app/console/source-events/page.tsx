@@ -1,16 +1,23 @@
 'use client';
-/** Source events: what each service sent, with payload hash, linked job, evidence and redaction state. */
+/**
+ * Source events: what each service sent, with payload hash, linked job, evidence and redaction state; each links
+ * to its page with the conversation. `?user=` opens the list filtered to one external user id (the Users page).
+ */
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import Link from 'next/link';
+import { useSearchParams } from 'next/navigation';
+import { type FormEvent, Suspense, useState } from 'react';
+import { JobState, UserLink, sourceEventHref } from '../_lib/links';
 import { ConsoleShell } from '../_lib/shell';
 import { errorMessage, useTRPC } from '../_lib/trpc';
-import { ErrorNote, Field, Loading, NextPageButton, buttonClass, inputClass, when } from '../_lib/ui';
+import { ErrorNote, Field, Loading, NextPageButton, RedactionBadge, buttonClass, inputClass, when } from '../_lib/ui';
 
 function SourceEvents() {
   const trpc = useTRPC();
-  const [user, setUser] = useState('');
+  const initialUser = useSearchParams().get('user') ?? '';
+  const [user, setUser] = useState(initialUser);
   const [service, setService] = useState('');
-  const [filters, setFilters] = useState<{ external_user_id?: string; source_service?: string }>({});
+  const [filters, setFilters] = useState<{ external_user_id?: string; source_service?: string }>(initialUser ? { external_user_id: initialUser } : {});
   const q = useInfiniteQuery(
     trpc.sourceEvents.list.infiniteQueryOptions({ ...filters, limit: 20 }, { getNextPageParam: (last) => last.next_cursor ?? undefined }),
   );
@@ -40,33 +47,31 @@ function SourceEvents() {
         ) : q.error ? (
           <ErrorNote error={errorMessage(q.error)} />
         ) : items.length === 0 ? (
-          <p className="text-slate-500">No source events match.</p>
+          <p className="text-slate-600">No source events match.</p>
         ) : (
           <ul className="space-y-3">
             {items.map((e) => (
               <li key={e.id}>
                 <article aria-label={`Source event ${e.event_id}`} className="rounded border border-slate-200 bg-white p-3">
                   <div className="flex flex-wrap items-baseline justify-between gap-2">
-                    <h2 className="font-mono text-sm font-semibold">
+                    <h2 className="min-w-0 break-all font-mono text-sm font-semibold">
                       {e.service} / {e.event_id}
                     </h2>
-                    <span className={`rounded px-2 py-0.5 text-xs ${e.payload_redacted ? 'bg-amber-100 text-amber-900' : 'bg-emerald-100 text-emerald-900'}`}>
-                      {e.payload_redacted ? 'Payload redacted' : 'Payload kept'}
-                    </span>
+                    <RedactionBadge redacted={e.payload_redacted} />
                   </div>
                   <dl className="mt-2">
-                    <Field label="User" value={e.external_user_id} />
-                    <Field label="Observed" value={when(e.observed_at)} />
+                    <Field label="User" value={<UserLink externalUserId={e.external_user_id} />} />
                     <Field label="Received" value={when(e.received_at)} />
-                    <Field label="Payload hash" value={e.payload_hash} />
-                    <Field label="Job" value={e.job_id ? `${e.job_id} (${e.job_status ?? 'unknown'})` : null} />
-                    <Field label="Writer" value={e.writer_id} />
+                    <Field label="Job" value={e.job_id ? <JobState id={e.job_id} status={e.job_status} /> : null} />
                     <Field
                       label="Evidence"
                       value={e.evidence.length ? e.evidence.map((x) => `${x.source_type}: ${x.reference}`).join(', ') : null}
                     />
-                    <Field label="Scope" value={Object.keys(e.scope).length ? JSON.stringify(e.scope) : null} />
                   </dl>
+                  <Link href={sourceEventHref(e.id)} className="mt-2 inline-block text-sm text-blue-800 underline">
+                    {e.payload_redacted ? 'Details' : 'Conversation and details'}
+                    <span className="sr-only"> of source event {e.event_id}</span>
+                  </Link>
                 </article>
               </li>
             ))}
@@ -81,7 +86,9 @@ function SourceEvents() {
 export default function SourceEventsPage() {
   return (
     <ConsoleShell title="Source events">
-      <SourceEvents />
+      <Suspense fallback={<Loading />}>
+        <SourceEvents />
+      </Suspense>
     </ConsoleShell>
   );
 }

@@ -4,9 +4,9 @@
  * memories it was read from. Tenant-scoped by the console session like every console page.
  */
 import { useQuery } from '@tanstack/react-query';
-import { TRPCClientError } from '@trpc/client';
 import { type FormEvent, useState } from 'react';
-import { DomainSchema } from '../_lib/domain-schema';
+import { DomainGate, DomainSchema } from '../_lib/domain-schema';
+import { SourceIds } from '../_lib/links';
 import { ConsoleShell } from '../_lib/shell';
 import { errorMessage, useTRPC } from '../_lib/trpc';
 import { ErrorNote, Loading, buttonClass, inputClass, when } from '../_lib/ui';
@@ -28,10 +28,7 @@ function Profile({ externalUserId }: { externalUserId: string }) {
   const trpc = useTRPC();
   const q = useQuery({ ...trpc.domains.studentProfile.queryOptions({ external_user_id: externalUserId }), retry: false });
   if (q.isPending) return <Loading />;
-  if (q.error) {
-    const notEnabled = q.error instanceof TRPCClientError && q.error.data?.code === 'CONFLICT';
-    return <ErrorNote error={notEnabled ? `EdTech is not enabled for this tenant. ${errorMessage(q.error)}` : errorMessage(q.error)} />;
-  }
+  if (q.error) return <ErrorNote error={errorMessage(q.error)} />;
   const p = q.data;
   return (
     <section aria-label="Student profile" className="rounded border border-slate-200 bg-white p-4">
@@ -45,17 +42,14 @@ function Profile({ externalUserId }: { externalUserId: string }) {
             <dt className="text-slate-500">{label}</dt>
             <dd>
               {p[key].length === 0 ? (
-                <span className="text-slate-400">—</span>
+                <span className="text-slate-500">—</span>
               ) : (
                 <ul className="space-y-1">
                   {p[key].map((e) => (
                     <li key={e.value}>
                       <span className="text-slate-900">{e.value}</span>
                       {'date' in e && e.date ? <span className="ml-2 text-slate-600">({e.date})</span> : null}
-                      <span className="block font-mono text-xs text-slate-500">
-                        memories {e.memory_ids.join(', ')}
-                        {e.source_event_ids.length > 0 ? ` · source events ${e.source_event_ids.join(', ')}` : ''}
-                      </span>
+                      <SourceIds memoryIds={e.memory_ids} eventIds={e.source_event_ids} />
                     </li>
                   ))}
                 </ul>
@@ -77,17 +71,19 @@ export default function StudentsPage() {
   };
   return (
     <ConsoleShell title="Student profile">
-      <DomainSchema />
-      <form onSubmit={submit} className="mt-6 flex flex-wrap items-end gap-2">
-        <label className="block text-sm font-medium">
-          External user id
-          <input className={inputClass} required value={input} onChange={(e) => setInput(e.target.value)} />
-        </label>
-        <button type="submit" className={buttonClass}>
-          Show profile
-        </button>
-      </form>
-      <div className="mt-4">{user ? <Profile externalUserId={user} /> : <p className="text-slate-500">Enter a student’s external id.</p>}</div>
+      <DomainSchema requires="edtech" />
+      <DomainGate schema="edtech">
+        <form onSubmit={submit} className="mt-6 flex flex-wrap items-end gap-2">
+          <label className="block text-sm font-medium">
+            External user id
+            <input className={inputClass} required value={input} onChange={(e) => setInput(e.target.value)} />
+          </label>
+          <button type="submit" className={buttonClass}>
+            Show profile
+          </button>
+        </form>
+        <div className="mt-4">{user ? <Profile externalUserId={user} /> : <p className="text-slate-500">Enter a student’s external id.</p>}</div>
+      </DomainGate>
     </ConsoleShell>
   );
 }

@@ -6,10 +6,9 @@
  */
 import type { SupportStats } from '@memory/core/browser';
 import { useQuery } from '@tanstack/react-query';
-import { TRPCClientError } from '@trpc/client';
 import { useState } from 'react';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { DomainSchema } from '../_lib/domain-schema';
+import { DomainGate, DomainSchema } from '../_lib/domain-schema';
 import { ConsoleShell } from '../_lib/shell';
 import { errorMessage, useTRPC } from '../_lib/trpc';
 import { ErrorNote, Loading, inputClass } from '../_lib/ui';
@@ -55,13 +54,7 @@ function Dashboard() {
         {q.isPending ? (
           <Loading />
         ) : q.error ? (
-          <ErrorNote
-            error={
-              q.error instanceof TRPCClientError && q.error.data?.code === 'CONFLICT'
-                ? `Customer Support is not enabled for this tenant. ${errorMessage(q.error)}`
-                : errorMessage(q.error)
-            }
-          />
+          <ErrorNote error={errorMessage(q.error)} />
         ) : (
           <Stats data={q.data} />
         )}
@@ -151,8 +144,10 @@ function Stats({ data }: { data: SupportStats }) {
 export default function SupportPage() {
   return (
     <ConsoleShell title="Support dashboard">
-      <DomainSchema />
-      <Dashboard />
+      <DomainSchema requires="customer_support" />
+      <DomainGate schema="customer_support">
+        <Dashboard />
+      </DomainGate>
     </ConsoleShell>
   );
 }
