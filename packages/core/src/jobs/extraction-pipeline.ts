@@ -15,6 +15,7 @@ import { type PreparedStore, prepareStore, preparedFits } from './prepare-store'
 import { completeJob } from './repository';
 import { type StoreContext, flushInserts, loadKnown } from './store-context';
 import { storeOne } from './store-memory';
+import type { ReviewBeforeWrite } from '../conflicts/review-before-write';
 
 export { PENDING } from './store-memory';
 import { storeComposition } from './store-composition';
@@ -96,10 +97,12 @@ export async function storeExtractionResult(
       .select({
         job: extractionJobs,
         event: sourceEvents,
+        reviewBeforeWrite: tenants.reviewBeforeWrite,
         hasPending: sql<boolean>`exists (select 1 from ${pendingCandidates} where ${pendingCandidates.tenantId} = ${extractionJobs.tenantId} and ${pendingCandidates.userId} = ${extractionJobs.userId} and ${pendingCandidates.status} = 'pending')`,
       })
       .from(extractionJobs)
       .leftJoin(sourceEvents, eq(sourceEvents.id, extractionJobs.sourceEventId))
+      .leftJoin(tenants, eq(tenants.id, extractionJobs.tenantId))
       .where(eq(extractionJobs.id, jobId))
       .for('update', { of: extractionJobs });
     if (!row) throw new PermanentJobError(`job ${jobId} does not exist`);
@@ -121,6 +124,7 @@ export async function storeExtractionResult(
       writerId: event?.writerId ?? null,
       actor: `extractor:${result.metadata.provider}`,
       rules: new Map(),
+      reviewBeforeWrite: (row.reviewBeforeWrite as ReviewBeforeWrite | null) ?? null,
       writer: new MemoryWriter(tx, job.tenantId),
       reviewsOpened: [],
       // none to read when the user has none: the ones this run buffers are added as it goes
@@ -135,10 +139,13 @@ export async function storeExtractionResult(
     let reinforced = 0;
     let buffered = 0;
     let promoted = 0;
+    let held = 0;
     const stored: (string | null)[] = [];
     for (const [i, m] of result.memories.entries()) {
       const { outcome, id, confirmed } = await storeOne(tx, ctx, m, claims[i], analyses[i]);
-      if (outcome === 'created' || outcome === 'promoted') created++;
+      // a held memory is stored (pending): it counts as created, and apart as held
+      if (outcome === 'created' || outcome === 'promoted' || outcome === 'held') created++;
+      if (outcome === 'held') held++;
       if (outcome === 'reinforced') reinforced++;
       if (outcome === 'buffered') buffered++;
       if (outcome === 'promoted') promoted++;
@@ -170,6 +177,7 @@ export async function storeExtractionResult(
         ...extraMetadata,
         memories_extracted: result.memories.length,
         memories_reinforced: reinforced,
+        memories_held_for_review: held,
         passages_indexed: passagesIndexed,
         nothing_to_extract: result.memories.length === 0,
       },
