@@ -47,3 +47,12 @@ export async function passportSignIn(page: Page, email: string) {
  * pictures in the docs.
  */
 export const screenshotPath = (name: string) => `${process.env.E2E_SCREENSHOT_DIR ?? 'test-results/screenshots'}/${name}`;
+
+/** Adds one user message for `user` (with an optional `source` block) and waits until its job completed. */
+export async function addAndWait(request: APIRequestContext, key: string, user: string, content: string, source?: Record<string, unknown>) {
+  const headers = { authorization: `ApiKey ${key}` };
+  const res = await request.post('/v1/memories/add', { headers, data: { external_user_id: user, messages: [{ role: 'user', content }], ...(source ? { source } : {}) } });
+  expect(res.status()).toBe(200);
+  const { job_id } = await res.json();
+  await expect.poll(async () => (await (await request.get(`/v1/memories/jobs/${job_id}`, { headers })).json()).data.status).toBe('completed');
+}

@@ -6,7 +6,7 @@
  */
 import { type Db, and, eq, extractionJobs, inArray, type memories } from '@memory/db';
 import { detectClaim, storedClaim } from './claims';
-import { authorityFor } from './decide';
+import { type ClaimEvidence, authorityFor } from './decide';
 import type { ExistingClaim } from './plan';
 
 type MemoryRow = typeof memories.$inferSelect;
@@ -23,6 +23,18 @@ export async function correctionJobIds(tx: Db, rows: readonly Pick<MemoryRow, 'j
   return new Set(found.map((j) => j.id));
 }
 
+/** The ordering rule's evidence for a stored memory, given its writer's rules. */
+export function storedClaimEvidence(row: MemoryRow, rules: WriterRules | null, userCorrected = false): ClaimEvidence {
+  return {
+    authority: authorityFor(rules, row.category),
+    observedAt: row.observedAt ?? row.createdAt,
+    confidence: row.confidence,
+    writerId: row.writerId,
+    change: detectClaim(row.content)?.change ?? false,
+    userCorrected,
+  };
+}
+
 /** The stored claims among `rivals`, with the evidence the ordering rule compares. */
 export async function existingClaimsOf(
   tx: Db,
@@ -34,18 +46,8 @@ export async function existingClaimsOf(
   for (const rival of rivals) {
     const stored = storedClaim(rival);
     if (!stored) continue;
-    existing.push({
-      memoryId: rival.id,
-      claim: stored,
-      evidence: {
-        authority: authorityFor(await rulesOf(rival.writerId), rival.category),
-        observedAt: rival.observedAt ?? rival.createdAt,
-        confidence: rival.confidence,
-        writerId: rival.writerId,
-        change: detectClaim(rival.content)?.change ?? false,
-        userCorrected: rival.jobId !== null && corrected.has(rival.jobId),
-      },
-    });
+    const userCorrected = rival.jobId !== null && corrected.has(rival.jobId);
+    existing.push({ memoryId: rival.id, claim: stored, evidence: storedClaimEvidence(rival, await rulesOf(rival.writerId), userCorrected) });
   }
   return existing;
 }

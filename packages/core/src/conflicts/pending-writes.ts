@@ -16,8 +16,8 @@ import type { Principal } from '../principal';
 import { analyseForIndex } from '../text/analysis';
 import { detectClaim, slotWords, storedClaim } from './claims';
 import { openConflictReview } from './conflict-review';
-import { DECIDED_BY_REASON, authorityFor } from './decide';
-import { existingClaimsOf } from './evidence';
+import { DECIDED_BY_REASON } from './decide';
+import { existingClaimsOf, storedClaimEvidence } from './evidence';
 import { planClaim, reinforcedScores } from './plan';
 import { writerRulesOf } from './review-before-write';
 
@@ -135,19 +135,7 @@ async function approveHeld(tx: Db, m: MemoryRow, record: (m: MemoryRow, change: 
   };
   const plan =
     !sameFact && claim && rivals.length > 0
-      ? planClaim(
-          {
-            claim,
-            evidence: {
-              authority: authorityFor(await rulesOf(m.writerId), m.category),
-              observedAt: m.observedAt ?? m.createdAt,
-              confidence: m.confidence,
-              writerId: m.writerId,
-              change: detectClaim(m.content)?.change ?? false,
-            },
-          },
-          await existingClaimsOf(tx, rivals, rulesOf),
-        )
+      ? planClaim({ claim, evidence: storedClaimEvidence(m, await rulesOf(m.writerId)) }, await existingClaimsOf(tx, rivals, rulesOf))
       : null;
   const duplicateOf = sameFact ?? (plan?.kind === 'reinforce' ? rivals.find((r) => r.id === plan.memoryId) : undefined);
   if (duplicateOf) {

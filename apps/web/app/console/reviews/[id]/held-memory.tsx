@@ -72,14 +72,11 @@ function SourceText({ source }: { source: Context['source'] }) {
   );
 }
 
-export function HeldMemory({ id, review }: { id: string; review: Review }) {
+/** Decides review `id`; the page shows the decided review at once and the lists refresh. */
+export function useResolveReview(id: string) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const held = review.claims[0];
-  const [content, setContent] = useState(held?.content ?? '');
-  const [note, setNote] = useState('');
-  const context = useQuery(trpc.reviews.context.queryOptions({ id }));
-  const resolve = useMutation(
+  return useMutation(
     trpc.reviews.resolve.mutationOptions({
       onSuccess: (resolved) => {
         queryClient.setQueryData(trpc.reviews.get.queryKey({ id }), resolved);
@@ -87,6 +84,15 @@ export function HeldMemory({ id, review }: { id: string; review: Review }) {
       },
     }),
   );
+}
+
+export function HeldMemory({ id, review }: { id: string; review: Review }) {
+  const trpc = useTRPC();
+  const held = review.claims[0];
+  const [content, setContent] = useState(held?.content ?? '');
+  const [note, setNote] = useState('');
+  const context = useQuery(trpc.reviews.context.queryOptions({ id }));
+  const resolve = useResolveReview(id);
   if (!held) return <ErrorNote error="The held memory is gone (erased with its user)." />;
   const p = held.provenance;
   const open = review.status === 'open';

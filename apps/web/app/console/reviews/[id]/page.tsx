@@ -4,7 +4,7 @@
  * a memory held before write shows it beside related memories and its source text (held-memory.tsx).
  */
 import type { AppRouter } from '@memory/api';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import Link from 'next/link';
 import { useParams } from 'next/navigation';
@@ -12,7 +12,7 @@ import { useState } from 'react';
 import { ConsoleShell } from '../../_lib/shell';
 import { errorMessage, useTRPC } from '../../_lib/trpc';
 import { ErrorNote, Field, Loading, buttonClass, inputClass, when } from '../../_lib/ui';
-import { HeldMemory } from './held-memory';
+import { HeldMemory, useResolveReview } from './held-memory';
 
 type Review = inferRouterOutputs<AppRouter>['reviews']['get'];
 type Claim = Review['claims'][number];
@@ -50,17 +50,9 @@ function ClaimCard({ claim, label, review, onKeep, busy }: { claim: Claim; label
 
 function ReviewDetail({ id }: { id: string }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const [note, setNote] = useState('');
   const q = useQuery(trpc.reviews.get.queryOptions({ id }));
-  const resolve = useMutation(
-    trpc.reviews.resolve.mutationOptions({
-      onSuccess: (review) => {
-        queryClient.setQueryData(trpc.reviews.get.queryKey({ id }), review);
-        void queryClient.invalidateQueries({ queryKey: trpc.reviews.list.pathKey() });
-      },
-    }),
-  );
+  const resolve = useResolveReview(id);
   if (q.isPending) return <Loading />;
   if (q.error) return <ErrorNote error={errorMessage(q.error)} />;
   const review = q.data;
