@@ -1,5 +1,5 @@
 import { REVIEW_KINDS } from '@memory/db';
-import { getReview, listReviews, pendingWriteContext, resolveReview, resolveReviewRequest } from '@memory/core';
+import { checkResolveReview, getReview, listReviews, pendingWriteContext, resolveReview, resolveReviewFields } from '@memory/core';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { adminProcedure, router } from '../trpc';
@@ -30,7 +30,7 @@ export const reviewsRouter = router({
   }),
 
   resolve: adminProcedure
-    .input(z.object({ id: z.uuid(), decision: resolveReviewRequest }))
+    .input(resolveReviewFields.extend({ id: z.uuid() }).superRefine(checkResolveReview))
     // resolved and audited as the admin (the principal's actor)
-    .mutation(({ ctx, input }) => resolveReview(ctx.db, ctx.principal, input.id, { ...input.decision, note: input.decision.note || undefined })),
+    .mutation(({ ctx, input: { id, ...decision } }) => resolveReview(ctx.db, ctx.principal, id, { ...decision, note: decision.note || undefined })),
 });

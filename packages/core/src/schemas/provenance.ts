@@ -145,28 +145,30 @@ export const EDITED_CONTENT_MAX_CHARS = 2000;
  * A conflict is resolved with `chosen_memory_id`; a pending write with `action` (`approve` or `reject`), and
  * `content` to edit the memory as it is approved. Which one a review takes is checked against its kind (422).
  */
-export const resolveReviewRequest = z
-  .object({
-    chosen_memory_id: z.string().uuid().optional().meta({ description: 'A conflict review: the claim to keep.' }),
-    action: z.enum(['approve', 'reject']).optional().meta({ description: 'A pending_write review: approve or reject the held memory.' }),
-    content: z
-      .string()
-      .trim()
-      .min(1, 'must not be empty')
-      .max(EDITED_CONTENT_MAX_CHARS, `must be at most ${EDITED_CONTENT_MAX_CHARS} characters`)
-      .optional()
-      .meta({ description: 'With `action: "approve"`: the memory\'s content as the admin edited it (the ledger keeps both).' }),
-    note: z.string().trim().max(1000).optional(),
-  })
-  .strict()
-  .superRefine((v, ctx) => {
-    if ((v.chosen_memory_id === undefined) === (v.action === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['action'], message: 'give either chosen_memory_id (a conflict) or action (a pending write)' });
-    }
-    if (v.content !== undefined && v.action !== 'approve') {
-      ctx.addIssue({ code: 'custom', path: ['content'], message: 'is only allowed with action "approve"' });
-    }
-  })
-  .meta({ id: 'ResolveReviewRequest' });
+/** The resolve body's fields; the console's procedure adds the review id to them. */
+export const resolveReviewFields = z.object({
+  chosen_memory_id: z.string().uuid().optional().meta({ description: 'A conflict review: the claim to keep.' }),
+  action: z.enum(['approve', 'reject']).optional().meta({ description: 'A pending_write review: approve or reject the held memory.' }),
+  content: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(EDITED_CONTENT_MAX_CHARS, `must be at most ${EDITED_CONTENT_MAX_CHARS} characters`)
+    .optional()
+    .meta({ description: 'With `action: "approve"`: the memory\'s content as the admin edited it (the ledger keeps both).' }),
+  note: z.string().trim().max(1000).optional(),
+});
+
+/** Either a conflict's choice or a pending write's action, and `content` only to approve. */
+export function checkResolveReview(v: { chosen_memory_id?: string; action?: string; content?: string }, ctx: z.RefinementCtx) {
+  if ((v.chosen_memory_id === undefined) === (v.action === undefined)) {
+    ctx.addIssue({ code: 'custom', path: ['action'], message: 'give either chosen_memory_id (a conflict) or action (a pending write)' });
+  }
+  if (v.content !== undefined && v.action !== 'approve') {
+    ctx.addIssue({ code: 'custom', path: ['content'], message: 'is only allowed with action "approve"' });
+  }
+}
+
+export const resolveReviewRequest = resolveReviewFields.strict().superRefine(checkResolveReview).meta({ id: 'ResolveReviewRequest' });
 
 export type ResolveReviewInput = z.output<typeof resolveReviewRequest>;

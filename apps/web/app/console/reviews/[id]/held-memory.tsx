@@ -98,10 +98,7 @@ export function HeldMemory({ id, review }: { id: string; review: Review }) {
   const open = review.status === 'open';
   const edited = content.trim() !== held.content;
   const decide = (action: 'approve' | 'reject') =>
-    resolve.mutate({
-      id,
-      decision: { action, ...(action === 'approve' && edited ? { content: content.trim() } : {}), ...(note.trim() ? { note: note.trim() } : {}) },
-    });
+    resolve.mutate({ id, action, ...(action === 'approve' && edited ? { content: content.trim() } : {}), ...(note.trim() ? { note: note.trim() } : {}) });
   return (
     <>
       {!open && review.decision && (

@@ -67,7 +67,7 @@ function ReviewDetail({ id }: { id: string }) {
       </>
     );
   }
-  const keep = (claimId: string) => resolve.mutate({ id, decision: { chosen_memory_id: claimId, ...(note.trim() ? { note: note.trim() } : {}) } });
+  const keep = (claimId: string) => resolve.mutate({ id, chosen_memory_id: claimId, ...(note.trim() ? { note: note.trim() } : {}) });
   return (
     <>
       <p className="text-lg">{review.question}</p>
