@@ -42,7 +42,7 @@ export async function pendingWriteContext(db: Db, tenantId: string, reviewId: st
           AND (m.fingerprint = ${held.fingerprint} OR m.subject = ${held.subject}
                OR (m.category = ${held.category}
                    AND m.search @@ replace(plainto_tsquery('english', ${held.content})::text, '&', '|')::tsquery))
-        ORDER BY (m.fingerprint = ${held.fingerprint} OR m.subject IS NOT DISTINCT FROM ${held.subject}) DESC,
+        ORDER BY (m.fingerprint = ${held.fingerprint} OR (m.subject IS NOT NULL AND m.subject = ${held.subject})) IS TRUE DESC,
                  ts_rank(m.search, replace(plainto_tsquery('english', ${held.content})::text, '&', '|')::tsquery) DESC, m.created_at DESC
         LIMIT ${RELATED_MEMORIES_MAX}`,
   );
