@@ -1,17 +1,7 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
-import { signIn, tenantWithAdmin, screenshotPath } from './support';
+import { addAndWait, signIn, tenantWithAdmin, screenshotPath } from './support';
 
-async function add(request: APIRequestContext, key: string, content: string, source: Record<string, unknown>) {
-  const res = await request.post('/v1/memories/add', {
-    headers: { authorization: `ApiKey ${key}` },
-    data: { external_user_id: 'maria', messages: [{ role: 'user', content }], source },
-  });
-  expect(res.status()).toBe(200);
-  const { job_id } = await res.json();
-  await expect
-    .poll(async () => (await (await request.get(`/v1/memories/jobs/${job_id}`, { headers: { authorization: `ApiKey ${key}` } })).json()).data.status)
-    .toBe('completed');
-}
+const add = (request: APIRequestContext, key: string, content: string, source: Record<string, unknown>) => addAndWait(request, key, 'maria', content, source);
 
 async function retrieve(request: APIRequestContext, key: string) {
   const res = await request.post('/v1/memories/retrieve', {

@@ -72,3 +72,12 @@ export async function expectNoHorizontalOverflow(page: Page, where: string) {
   const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
   expect(scroll, `page width on ${where}`).toBeLessThanOrEqual(client);
 }
+
+/** Adds one user message for `user` (with an optional `source` block) and waits until its job completed. */
+export async function addAndWait(request: APIRequestContext, key: string, user: string, content: string, source?: Record<string, unknown>) {
+  const headers = { authorization: `ApiKey ${key}` };
+  const res = await request.post('/v1/memories/add', { headers, data: { external_user_id: user, messages: [{ role: 'user', content }], ...(source ? { source } : {}) } });
+  expect(res.status()).toBe(200);
+  const { job_id } = await res.json();
+  await expect.poll(async () => (await (await request.get(`/v1/memories/jobs/${job_id}`, { headers })).json()).data.status).toBe('completed');
+}

@@ -1,5 +1,5 @@
 /** A small HTTP client for the tests: real fetch against the real server. */
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import type { ServerInfo } from './server';
 
 export const servers = () => inject('servers');
@@ -67,4 +67,24 @@ export async function tenantApi(server: ServerInfo): Promise<Api> {
   const admin = new Api(server);
   const t = await admin.createTenant();
   return admin.withKey(t.api_key);
+}
+
+/** Registers a service writer with `default_priority` 10 and `factPriority` for the `fact` category. */
+export async function factWriter(api: Api, key: string, factPriority: number) {
+  const res = await api.post('/v1/tenant/service-writers', {
+    service_key: key,
+    display_name: key,
+    authority_rules: { default_priority: 10, categories: { fact: factPriority } },
+  });
+  expect(res.status).toBe(201);
+  return res.body.data.id as string;
+}
+
+/** Adds one user message (with an optional `source` block) and waits for its job to complete. */
+export async function sayCompleted(api: Api, user: string, content: string, source?: Record<string, unknown>) {
+  const res = await api.post('/v1/memories/add', { external_user_id: user, messages: [{ role: 'user', content }], ...(source ? { source } : {}) });
+  expect(res.body.status).toBe('queued');
+  const job = await api.waitForJob(res.body.job_id);
+  expect(job.status).toBe('completed');
+  return job;
 }

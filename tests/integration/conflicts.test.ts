@@ -4,25 +4,7 @@
  */
 import { envelope, reviewPage, reviewView } from '@memory/core';
 import { describe, expect, it } from 'vitest';
-import { type Api, servers, tenantApi } from './client';
-
-async function writer(api: Api, key: string, factPriority: number) {
-  const res = await api.post('/v1/tenant/service-writers', {
-    service_key: key,
-    display_name: key,
-    authority_rules: { default_priority: 10, categories: { fact: factPriority } },
-  });
-  expect(res.status).toBe(201);
-  return res.body.data.id as string;
-}
-
-async function say(api: Api, user: string, content: string, source?: Record<string, unknown>) {
-  const res = await api.post('/v1/memories/add', { external_user_id: user, messages: [{ role: 'user', content }], ...(source ? { source } : {}) });
-  expect(res.body.status).toBe('queued');
-  const job = await api.waitForJob(res.body.job_id);
-  expect(job.status).toBe('completed');
-  return job;
-}
+import { factWriter as writer, sayCompleted as say, servers, tenantApi } from './client';
 
 const contents = (r: { body: any }) => r.body.data.map((m: any) => m.content);
 

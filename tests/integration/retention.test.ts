@@ -23,12 +23,12 @@ describe.each(servers())('tenant settings on $name', (server) => {
     const api = await tenantApi(server);
     const initial = await api.get('/v1/tenant/settings');
     expect(initial.status).toBe(200);
-    expect(initial.body.data).toEqual({ payload_retention_days: 30 });
+    expect(initial.body.data).toEqual({ payload_retention_days: 30, review_before_write: null });
 
     const changed = await patch(api, { payload_retention_days: 7 });
     expect(changed.status).toBe(200);
-    expect(changed.body.data).toEqual({ payload_retention_days: 7 });
-    expect((await api.get('/v1/tenant/settings')).body.data).toEqual({ payload_retention_days: 7 });
+    expect(changed.body.data).toEqual({ payload_retention_days: 7, review_before_write: null });
+    expect((await api.get('/v1/tenant/settings')).body.data).toEqual({ payload_retention_days: 7, review_before_write: null });
 
     for (const body of [
       { payload_retention_days: 0 },
@@ -44,14 +44,14 @@ describe.each(servers())('tenant settings on $name', (server) => {
       expect(bad.body.errors.length).toBeGreaterThan(0);
     }
     expect((await patch(api, { payload_retention_days: 0 })).body.errors.map((e: any) => e.path)).toEqual(['payload_retention_days']);
-    expect((await api.get('/v1/tenant/settings')).body.data).toEqual({ payload_retention_days: 7 });
+    expect((await api.get('/v1/tenant/settings')).body.data).toEqual({ payload_retention_days: 7, review_before_write: null });
 
     const forever = await patch(api, { payload_retention_days: null });
-    expect(forever.body.data).toEqual({ payload_retention_days: null });
-    expect((await api.get('/v1/tenant/settings')).body.data).toEqual({ payload_retention_days: null });
+    expect(forever.body.data).toEqual({ payload_retention_days: null, review_before_write: null });
+    expect((await api.get('/v1/tenant/settings')).body.data).toEqual({ payload_retention_days: null, review_before_write: null });
 
     // settings are per tenant, and need a key
-    expect((await (await tenantApi(server)).get('/v1/tenant/settings')).body.data).toEqual({ payload_retention_days: 30 });
+    expect((await (await tenantApi(server)).get('/v1/tenant/settings')).body.data).toEqual({ payload_retention_days: 30, review_before_write: null });
     expect((await new Api(server).get('/v1/tenant/settings')).status).toBe(401);
   });
 });

@@ -157,6 +157,11 @@ class Reviews(_Group):
         body = {"chosen_memory_id": chosen_memory_id, **fields}
         return self._send("POST", "/v1/tenant/reviews/{review_id}/resolve", params={"review_id": review_id}, body=body)
 
+    def decide(self, review_id: str, action: str, **fields: Any) -> Dict[str, Any]:
+        """A held memory (kind ``pending_write``): ``action`` is ``approve`` (``content=`` edits it) or ``reject``."""
+        body = {"action": action, **fields}
+        return self._send("POST", "/v1/tenant/reviews/{review_id}/resolve", params={"review_id": review_id}, body=body)
+
 
 class Webhooks(_Group):
     def list(self) -> List[Dict[str, Any]]:

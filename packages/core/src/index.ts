@@ -3,6 +3,8 @@ export * from './config';
 export * from './conflicts/claims';
 export * from './conflicts/decide';
 export * from './conflicts/reviews';
+export * from './conflicts/review-before-write';
+export * from './conflicts/pending-write-context';
 export * from './crypto';
 export * from './errors';
 export * from './health';

@@ -65,6 +65,7 @@ describe('redactExpiredPayloads', () => {
     const forever = await completedConversation('I live in Faro. I love fado.');
     expect(await updateTenantSettings(database.db, forever.auth, { payload_retention_days: null })).toEqual({
       payload_retention_days: null,
+      review_before_write: null,
     });
     await ageSourceEvent(database, old.jobId, 31); // default window: 30 days
     await ageSourceEvent(database, forever.jobId, 4000);
@@ -149,17 +150,17 @@ describe('redactExpiredPayloads', () => {
 describe('tenant settings', () => {
   it('reads the default, updates within bounds and rejects values outside them', async () => {
     const { auth } = await queueConversation(database, 'I like tea.');
-    expect(await getTenantSettings(database.db, auth.tenantId)).toEqual({ payload_retention_days: 30 });
-    expect(await updateTenantSettings(database.db, auth, { payload_retention_days: 7 })).toEqual({ payload_retention_days: 7 });
-    expect(await updateTenantSettings(database.db, auth, {})).toEqual({ payload_retention_days: 7 });
+    expect(await getTenantSettings(database.db, auth.tenantId)).toEqual({ payload_retention_days: 30, review_before_write: null });
+    expect(await updateTenantSettings(database.db, auth, { payload_retention_days: 7 })).toEqual({ payload_retention_days: 7, review_before_write: null });
+    expect(await updateTenantSettings(database.db, auth, {})).toEqual({ payload_retention_days: 7, review_before_write: null });
     for (const bad of [0, 3651, 1.5, -1]) {
       const err = await updateTenantSettings(database.db, auth, { payload_retention_days: bad }).catch((e) => e);
       expect(err).toBeInstanceOf(ApiError);
       expect(err.status).toBe(422);
     }
-    expect(await updateTenantSettings(database.db, auth, { payload_retention_days: 3650 })).toEqual({ payload_retention_days: 3650 });
-    expect(await updateTenantSettings(database.db, auth, { payload_retention_days: null })).toEqual({ payload_retention_days: null });
-    expect(await getTenantSettings(database.db, auth.tenantId)).toEqual({ payload_retention_days: null });
+    expect(await updateTenantSettings(database.db, auth, { payload_retention_days: 3650 })).toEqual({ payload_retention_days: 3650, review_before_write: null });
+    expect(await updateTenantSettings(database.db, auth, { payload_retention_days: null })).toEqual({ payload_retention_days: null, review_before_write: null });
+    expect(await getTenantSettings(database.db, auth.tenantId)).toEqual({ payload_retention_days: null, review_before_write: null });
     const missing = await getTenantSettings(database.db, '00000000-0000-4000-8000-000000000000').catch((e) => e);
     expect(missing.status).toBe(404);
   });

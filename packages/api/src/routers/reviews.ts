@@ -1,4 +1,5 @@
-import { getReview, listReviews, resolveReview } from '@memory/core';
+import { REVIEW_KINDS } from '@memory/db';
+import { checkResolveReview, getReview, listReviews, pendingWriteContext, resolveReview, resolveReviewFields } from '@memory/core';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { adminProcedure, router } from '../trpc';
@@ -8,6 +9,7 @@ export const reviewsRouter = router({
     .input(
       z.object({
         status: z.enum(['open', 'resolved']).optional(),
+        kind: z.enum(REVIEW_KINDS).optional(),
         limit: z.number().int().min(1).max(100).default(20),
         cursor: z.string().max(512).optional(),
       }),
@@ -20,10 +22,15 @@ export const reviewsRouter = router({
     return review;
   }),
 
+  /** Beside a held memory: the user's memories it may conflict with, and the source text (or when it was redacted). */
+  context: adminProcedure.input(z.object({ id: z.uuid() })).query(async ({ ctx, input }) => {
+    const found = await pendingWriteContext(ctx.db, ctx.admin.tenantId, input.id);
+    if (!found) throw new TRPCError({ code: 'NOT_FOUND', message: `Review ${input.id} is not a held memory.` });
+    return found;
+  }),
+
   resolve: adminProcedure
-    .input(z.object({ id: z.uuid(), chosen_memory_id: z.uuid(), note: z.string().trim().max(1000).optional() }))
+    .input(resolveReviewFields.extend({ id: z.uuid() }).superRefine(checkResolveReview))
     // resolved and audited as the admin (the principal's actor)
-    .mutation(({ ctx, input }) =>
-      resolveReview(ctx.db, ctx.principal, input.id, { chosen_memory_id: input.chosen_memory_id, note: input.note ? input.note : undefined }),
-    ),
+    .mutation(({ ctx, input: { id, ...decision } }) => resolveReview(ctx.db, ctx.principal, id, { ...decision, note: decision.note || undefined })),
 });

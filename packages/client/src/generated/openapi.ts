@@ -442,8 +442,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Conflicts between equally trusted claims, waiting for (or resolved by) a person
-         * @description See docs/conflicts.md for the fields. Newest first; `limit` 1–100.
+         * Conflicts between equally trusted claims, and memories held before write, waiting for (or decided by) a person
+         * @description See docs/conflicts.md for the fields and docs/review-before-write.md for `kind: pending_write`. Newest first; `limit` 1–100; `kind` filters `conflict` or `pending_write`.
          */
         get: operations["listReviews"];
         put?: never;
@@ -480,7 +480,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Keep one claim: it becomes active, the other is archived; both changes go to the ledger */
+        /**
+         * Decide a review: keep one claim of a conflict, or approve (optionally edited) or reject a held memory
+         * @description A `conflict` review takes `chosen_memory_id`: that claim becomes active, the other is archived. A `pending_write` review takes `action`: `approve` writes the held memory (with `content`, as edited; the ledger keeps both) and then applies the conflict rules; `reject` discards it (archived, kept in the ledger). See docs/review-before-write.md.
+         */
         post: operations["resolveReview"];
         delete?: never;
         options?: never;
@@ -516,7 +519,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The tenant’s settings (payload retention window) */
+        /** The tenant’s settings (payload retention window, review before write) */
         get: operations["getTenantSettings"];
         put?: never;
         post?: never;
@@ -525,7 +528,7 @@ export interface paths {
         head?: never;
         /**
          * Change tenant settings
-         * @description `payload_retention_days`: raw source payloads older than this many days are redacted by the hourly retention run (the payload hash and the memories stay); 1–3650, or null to keep them forever. A payload whose extraction job is still queued or running is kept until the job finishes.
+         * @description `payload_retention_days`: raw source payloads older than this many days are redacted by the hourly retention run (the payload hash and the memories stay); 1–3650, or null to keep them forever. A payload whose extraction job is still queued or running is kept until the job finishes. `review_before_write`: `{ categories, below_authority }` holds new memories of those categories, or from writers whose authority for the memory’s category is below `below_authority`, as `pending` until an admin decides their review; null turns it off (docs/review-before-write.md). Each change is audited.
          */
         patch: operations["updateTenantSettings"];
         trace?: never;
@@ -602,7 +605,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint for chosen event types; the signing secret is shown once
-         * @description Deliveries follow Standard Webhooks: headers `webhook-id`, `webhook-timestamp`, `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the `whsec_` secret). Verify with `verifyWebhook` from `@memory/sdk`. Without MEMORY_WEBHOOKS_ALLOW_PRIVATE the URL must be https:// on an allowed port (MEMORY_WEBHOOKS_ALLOWED_PORTS, default 443) and must not point to a private, loopback or link-local address, also through what its host name resolves to (checked at registration and at each delivery). Event types: `job.completed`: An extraction or correction job finished (status completed or processed). `job.failed`: A job stopped for good: failed (cannot succeed) or dead (every attempt failed). `memory.created`: A job stored a new memory (active, or inactive when it lost a conflict or waits for review). `memory.updated`: A memory changed: reinforced, superseded by a newer claim, or chosen in a review. `memory.archived`: A memory was archived: deleted through the API, archived by the lifecycle, or not chosen in a review. `review.created`: Equally trusted claims disagree; a review waits for a person. `review.resolved`: A review was resolved; one claim is active again. `grant.created`: A passport user granted one of your global agents access. `grant.revoked`: A passport user revoked a grant of one of your global agents. `quota.mode_changed`: Your quota mode changed (FULL, PASSTHROUGH, DEGRADED_RETRIEVE, BLOCKED). `user.erased`: An end user was erased (DELETE /v1/users/{external_user_id}): the receipt id, counts and hashes, never the id itself.
+         * @description Deliveries follow Standard Webhooks: headers `webhook-id`, `webhook-timestamp`, `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the `whsec_` secret). Verify with `verifyWebhook` from `@memory/sdk`. Without MEMORY_WEBHOOKS_ALLOW_PRIVATE the URL must be https:// on an allowed port (MEMORY_WEBHOOKS_ALLOWED_PORTS, default 443) and must not point to a private, loopback or link-local address, also through what its host name resolves to (checked at registration and at each delivery). Event types: `job.completed`: An extraction or correction job finished (status completed or processed). `job.failed`: A job stopped for good: failed (cannot succeed) or dead (every attempt failed). `memory.created`: A job stored a new memory (active, or inactive when it lost a conflict or waits for review). `memory.updated`: A memory changed: reinforced, superseded by a newer claim, or chosen in a review. `memory.archived`: A memory was archived: deleted through the API, archived by the lifecycle, or not chosen in a review. `memory.pending`: A new memory is held for review before write (docs/review-before-write.md); retrieve never returns it. `memory.approved`: An admin approved a held memory (as written, or edited): it is written now, and conflict rules applied. `memory.rejected`: An admin rejected a held memory: it is discarded (archived, kept in the ledger). `review.created`: A review waits for a person: equally trusted claims disagree (kind conflict) or a new memory is held (kind pending_write). `review.resolved`: A review was resolved: a claim chosen, or a held memory approved, edited or rejected (`decision`). `grant.created`: A passport user granted one of your global agents access. `grant.revoked`: A passport user revoked a grant of one of your global agents. `quota.mode_changed`: Your quota mode changed (FULL, PASSTHROUGH, DEGRADED_RETRIEVE, BLOCKED). `user.erased`: An end user was erased (DELETE /v1/users/{external_user_id}): the receipt id, counts and hashes, never the id itself.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -1229,7 +1232,7 @@ export interface components {
             content: string;
             category: string;
             /** @enum {string} */
-            status: "active" | "inactive" | "archived";
+            status: "active" | "inactive" | "archived" | "pending";
             importance_score: number;
             confidence: number;
             access_count: number;
@@ -1271,7 +1274,7 @@ export interface components {
             content: string;
             category: string;
             /** @enum {string} */
-            status: "active" | "inactive" | "archived";
+            status: "active" | "inactive" | "archived" | "pending";
             importance_score: number;
             confidence: number;
             access_count: number;
@@ -1289,7 +1292,7 @@ export interface components {
             /** @description The memory’s claim revisions, oldest first. */
             revisions: components["schemas"]["ClaimRevision"][];
             /**
-             * @description `created`: a new memory (201); its `status` is `inactive` when it lost a conflict or waits for a review. `reinforced`: the user already had this memory (the same fact, or the same claim in other words); it is returned, reinforced (200).
+             * @description `created`: a new memory (201); its `status` is `inactive` when it lost a conflict or waits for a conflict review, `pending` when review before write holds it. `reinforced`: the user already had this memory (the same fact, or the same claim in other words); it is returned, reinforced (200).
              * @enum {string}
              */
             outcome: "created" | "reinforced";
@@ -1520,7 +1523,7 @@ export interface components {
             content: string;
             category: string;
             /** @enum {string} */
-            status: "active" | "inactive" | "archived";
+            status: "active" | "inactive" | "archived" | "pending";
             importance_score: number;
             confidence: number;
             access_count: number;
@@ -1708,6 +1711,11 @@ export interface components {
         Review: {
             /** Format: uuid */
             id: string;
+            /**
+             * @description `conflict`: equally trusted claims disagree (docs/conflicts.md). `pending_write`: a new memory waits for approval (docs/review-before-write.md).
+             * @enum {string}
+             */
+            kind: "conflict" | "pending_write";
             external_user_id: string;
             subject: string;
             question: string;
@@ -1715,6 +1723,8 @@ export interface components {
             status: "open" | "resolved";
             claims: components["schemas"]["Memory"][];
             resolution_memory_id: string | null;
+            /** @description `chosen` (a conflict), `approved`, `edited` (approved with new content) or `rejected`; null while open. */
+            decision: ("chosen" | "approved" | "edited" | "rejected") | null;
             resolved_by: string | null;
             resolution_note: string | null;
             created_at: string;
@@ -1744,7 +1754,26 @@ export interface components {
              * @example 30
              */
             payload_retention_days: number | null;
+            review_before_write: components["schemas"]["ReviewBeforeWrite"];
         };
+        /**
+         * @description Hold new memories for an admin before they are written (docs/review-before-write.md). null: off.
+         * @example {
+         *       "categories": [
+         *         "health"
+         *       ],
+         *       "below_authority": 50
+         *     }
+         */
+        ReviewBeforeWrite: {
+            /** @description Memory categories whose new memories always wait for review. */
+            categories: unknown;
+            /**
+             * @description New memories whose writer's authority for the memory's category is below this wait for review. Adds without a `source` block have authority 0. null: no authority rule.
+             * @default null
+             */
+            below_authority: number | null;
+        } | null;
         SourceEvent: {
             /** Format: uuid */
             id: string;
@@ -1830,7 +1859,7 @@ export interface components {
             id: string;
             url: string;
             description: string;
-            event_types: ("job.completed" | "job.failed" | "memory.created" | "memory.updated" | "memory.archived" | "review.created" | "review.resolved" | "grant.created" | "grant.revoked" | "quota.mode_changed" | "user.erased")[];
+            event_types: ("job.completed" | "job.failed" | "memory.created" | "memory.updated" | "memory.archived" | "memory.pending" | "memory.approved" | "memory.rejected" | "review.created" | "review.resolved" | "grant.created" | "grant.revoked" | "quota.mode_changed" | "user.erased")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             disabled_reason: ("manual" | "gone" | "failing") | null;
@@ -1849,7 +1878,7 @@ export interface components {
             id: string;
             url: string;
             description: string;
-            event_types: ("job.completed" | "job.failed" | "memory.created" | "memory.updated" | "memory.archived" | "review.created" | "review.resolved" | "grant.created" | "grant.revoked" | "quota.mode_changed" | "user.erased")[];
+            event_types: ("job.completed" | "job.failed" | "memory.created" | "memory.updated" | "memory.archived" | "memory.pending" | "memory.approved" | "memory.rejected" | "review.created" | "review.resolved" | "grant.created" | "grant.revoked" | "quota.mode_changed" | "user.erased")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             disabled_reason: ("manual" | "gone" | "failing") | null;
@@ -1878,7 +1907,7 @@ export interface components {
             /** @description the `webhook-id` header: the same for every attempt and resend of one event */
             webhook_id: string;
             /** @enum {string} */
-            event_type: "job.completed" | "job.failed" | "memory.created" | "memory.updated" | "memory.archived" | "review.created" | "review.resolved" | "grant.created" | "grant.revoked" | "quota.mode_changed" | "user.erased";
+            event_type: "job.completed" | "job.failed" | "memory.created" | "memory.updated" | "memory.archived" | "memory.pending" | "memory.approved" | "memory.rejected" | "review.created" | "review.resolved" | "grant.created" | "grant.revoked" | "quota.mode_changed" | "user.erased";
             /** @enum {string} */
             status: "pending" | "sending" | "succeeded" | "failed";
             attempts: number;
@@ -2129,7 +2158,7 @@ export interface components {
             content: string;
             category: components["schemas"]["MemoryCategory"];
             /** @enum {string} */
-            status: "active" | "inactive" | "archived";
+            status: "active" | "inactive" | "archived" | "pending";
             importance_score: number;
             /** @description The agent whose conversation it was extracted from; null if unknown. */
             written_by: components["schemas"]["PassportAgentRef"] | null;
@@ -2411,8 +2440,18 @@ export interface components {
             external_user_id: string;
         };
         ResolveReviewRequest: {
-            /** Format: uuid */
-            chosen_memory_id: string;
+            /**
+             * Format: uuid
+             * @description A conflict review: the claim to keep.
+             */
+            chosen_memory_id?: string;
+            /**
+             * @description A pending_write review: approve or reject the held memory.
+             * @enum {string}
+             */
+            action?: "approve" | "reject";
+            /** @description With `action: "approve"`: the memory's content as the admin edited it (the ledger keeps both). */
+            content?: string;
             note?: string;
         };
         CreateServiceWriterRequest: {
@@ -2435,17 +2474,39 @@ export interface components {
              * @example 30
              */
             payload_retention_days?: number | null;
+            review_before_write?: components["schemas"]["ReviewBeforeWriteInput"];
         };
+        /**
+         * @description Hold new memories for an admin before they are written (docs/review-before-write.md). null: off.
+         * @example {
+         *       "categories": [
+         *         "health"
+         *       ],
+         *       "below_authority": 50
+         *     }
+         */
+        ReviewBeforeWriteInput: {
+            /**
+             * @description Memory categories whose new memories always wait for review.
+             * @default []
+             */
+            categories?: ("fact" | "preference" | "goal" | "expertise" | "relationship" | "procedure" | "event")[];
+            /**
+             * @description New memories whose writer's authority for the memory's category is below this wait for review. Adds without a `source` block have authority 0. null: no authority rule.
+             * @default null
+             */
+            below_authority?: number | null;
+        } | null;
         CreateWebhookEndpointRequest: {
             url: string;
             /** @default  */
             description?: string;
-            event_types: ("job.completed" | "job.failed" | "memory.created" | "memory.updated" | "memory.archived" | "review.created" | "review.resolved" | "grant.created" | "grant.revoked" | "quota.mode_changed" | "user.erased")[];
+            event_types: ("job.completed" | "job.failed" | "memory.created" | "memory.updated" | "memory.archived" | "memory.pending" | "memory.approved" | "memory.rejected" | "review.created" | "review.resolved" | "grant.created" | "grant.revoked" | "quota.mode_changed" | "user.erased")[];
         };
         UpdateWebhookEndpointRequest: {
             url?: string;
             description?: string;
-            event_types?: ("job.completed" | "job.failed" | "memory.created" | "memory.updated" | "memory.archived" | "review.created" | "review.resolved" | "grant.created" | "grant.revoked" | "quota.mode_changed" | "user.erased")[];
+            event_types?: ("job.completed" | "job.failed" | "memory.created" | "memory.updated" | "memory.archived" | "memory.pending" | "memory.approved" | "memory.rejected" | "review.created" | "review.resolved" | "grant.created" | "grant.revoked" | "quota.mode_changed" | "user.erased")[];
             enabled?: boolean;
         };
         UniversalAddRequest: {
@@ -3003,7 +3064,7 @@ export interface operations {
                 /** @example 20 */
                 limit?: number;
                 cursor?: string;
-                status?: "active" | "inactive" | "archived" | "all";
+                status?: "active" | "inactive" | "archived" | "pending" | "all";
                 /** @example preference */
                 category?: components["schemas"]["MemoryCategory"];
                 metadata_filter?: string;
@@ -3053,6 +3114,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @example 2b8f6c1e-4d7a-4f0b-9c3e-5a1d2e7f9b60 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3079,7 +3141,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Created (`outcome: created`); `status` is `inactive` when it lost a conflict or waits for a review. */
+            /** @description Created (`outcome: created`); `status` is `inactive` when it lost a conflict or waits for a conflict review, `pending` when review before write holds it. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3462,6 +3524,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 3f6a1c9e-2b7d-4e58-8a01-6c4d9f2e7b13 */
                 memory_id: string;
             };
             cookie?: never;
@@ -3571,6 +3634,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 3f6a1c9e-2b7d-4e58-8a01-6c4d9f2e7b13 */
                 memory_id: string;
             };
             cookie?: never;
@@ -4061,6 +4125,7 @@ export interface operations {
             query?: {
                 /** @example open */
                 status?: "open" | "resolved";
+                kind?: "conflict" | "pending_write";
                 external_user_id?: string;
                 /** @example 20 */
                 limit?: number;
@@ -4207,7 +4272,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `conflict`: the review is already resolved. */
+            /** @description `conflict`: the review is already resolved, or the held memory is no longer pending. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4216,7 +4281,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `chosen_memory_id` is not one of the two claims. */
+            /** @description `chosen_memory_id` is not one of the two claims, or the body does not fit the review’s kind. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5189,6 +5254,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example user_42 */
                 external_user_id: string;
             };
             cookie?: never;
@@ -5326,6 +5392,7 @@ export interface operations {
     listAccessLog: {
         parameters: {
             query?: {
+                /** @example 20 */
                 limit?: number;
                 cursor?: string;
             };
@@ -5648,9 +5715,12 @@ export interface operations {
     listPassportMemories: {
         parameters: {
             query?: {
+                /** @example 20 */
                 limit?: number;
                 cursor?: string;
-                status?: "active" | "inactive" | "archived" | "all";
+                /** @example active */
+                status?: "active" | "inactive" | "archived" | "pending" | "all";
+                /** @example preference */
                 category?: components["schemas"]["MemoryCategory"];
             };
             header?: never;
@@ -5699,6 +5769,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 3f6a1c9e-2b7d-4e58-8a01-6c4d9f2e7b13 */
                 memory_id: string;
             };
             cookie?: never;

@@ -25,6 +25,15 @@ export interface ClaimEvidence {
 
 export type DecidedBy = 'authority' | 'recency' | 'change' | 'confidence' | 'user_correction';
 
+/** The ledger's words for each step of the rule ("… it has a more recent observation"). */
+export const DECIDED_BY_REASON: Record<DecidedBy, string> = {
+  authority: 'higher writer authority',
+  recency: 'a more recent observation',
+  change: 'change language at the same moment',
+  confidence: 'higher extraction confidence',
+  user_correction: "the user's own correction",
+};
+
 export type Decision =
   | { outcome: 'incoming_wins' | 'existing_wins'; by: DecidedBy }
   | { outcome: 'review'; by: 'tie' };

@@ -4,7 +4,7 @@
  * Resolving activates the chosen claim and archives the other, with ledger entries for both.
  */
 import { type Db, and, claimRevisions, endUsers, eq, inArray, memories, reviews, rows, sql } from '@memory/db';
-import type { ReviewStatus, SQL } from '@memory/db';
+import type { ReviewKind, ReviewStatus, SQL } from '@memory/db';
 import { recordAudit } from '../audit/audit';
 import { Errors } from '../errors';
 import { ledgerRow } from '../memories/ledger';
@@ -21,7 +21,8 @@ export type { ClaimRevisionView };
 import { decodeCursor, keysetPage } from '../pagination';
 import type { Principal } from '../tenants/tenants';
 import type { MemoryRecord } from '../schemas/memories';
-import type { reviewView } from '../schemas/provenance';
+import type { ResolveReviewInput, reviewView } from '../schemas/provenance';
+import { decidePendingWrite } from './pending-writes';
 import type { z } from 'zod';
 
 export type ReviewView = z.infer<typeof reviewView>;
@@ -39,15 +40,17 @@ async function claimsOf(db: Db, tenantId: string, ids: string[]): Promise<Memory
 
 /** Both claims of a review, in order (a, b), from rows fetched for one or many reviews. */
 function toView(r: ReviewRow, claimRows: Map<string, MemoryWithSourceRow>): ReviewView {
-  const ordered = [r.claimAId, r.claimBId].map((id) => claimRows.get(id)).filter((x): x is MemoryWithSourceRow => !!x);
+  const ordered = [r.claimAId, r.claimBId].map((id) => (id ? claimRows.get(id) : undefined)).filter((x): x is MemoryWithSourceRow => !!x);
   return {
     id: r.id,
+    kind: r.kind,
     external_user_id: r.externalUserId,
     subject: r.subject,
     question: r.question,
     status: r.status as ReviewView['status'],
     claims: ordered.map((m) => toMemoryRecord(m, r.externalUserId)),
     resolution_memory_id: r.resolutionMemoryId,
+    decision: r.decision,
     resolved_by: r.resolvedBy,
     resolution_note: r.resolutionNote,
     created_at: r.createdAt.toISOString(),
@@ -62,7 +65,7 @@ const reviewColumns = {
 
 async function withClaims(db: Db, tenantId: string, found: { review: typeof reviews.$inferSelect; externalUserId: string }[]) {
   if (found.length === 0) return [];
-  const claimRows = await claimsOf(db, tenantId, found.flatMap((f) => [f.review.claimAId, f.review.claimBId]));
+  const claimRows = await claimsOf(db, tenantId, found.flatMap((f) => (f.review.claimAId ? [f.review.claimAId, f.review.claimBId] : [f.review.claimBId])));
   const byId = new Map(claimRows.map((c) => [c.id, c]));
   return found.map((f) => toView({ ...f.review, externalUserId: f.externalUserId }, byId));
 }
@@ -82,10 +85,11 @@ export async function getReview(db: Db, tenantId: string, reviewId: string): Pro
 export async function listReviews(
   db: Db,
   tenantId: string,
-  q: { status?: ReviewStatus; external_user_id?: string; limit: number; cursor?: string },
+  q: { status?: ReviewStatus; kind?: ReviewKind; external_user_id?: string; limit: number; cursor?: string },
 ): Promise<{ items: ReviewView[]; limit: number; next_cursor: string | null }> {
   const where: SQL[] = [sql`r.tenant_id = ${tenantId}`];
   if (q.status) where.push(sql`r.status = ${q.status}`);
+  if (q.kind) where.push(sql`r.kind = ${q.kind}`);
   if (q.external_user_id) where.push(sql`u.external_user_id = ${q.external_user_id}`);
   if (q.cursor) {
     const c = decodeCursor(q.cursor);
@@ -111,15 +115,12 @@ export async function listReviews(
 }
 
 /**
- * Activates the chosen claim and archives the other, in one transaction with ledger entries for both.
- * Resolving a resolved review is 409; choosing a memory that is not one of its claims is 422.
+ * A conflict: activates the chosen claim and archives the other, in one transaction with ledger entries for both.
+ * A pending write: approves (optionally edited) or rejects the held memory (pending-writes.ts).
+ * Resolving a resolved review is 409; choosing a memory that is not one of its claims, or the other kind's
+ * decision, is 422.
  */
-export async function resolveReview(
-  db: Db,
-  principal: Principal,
-  reviewId: string,
-  choice: { chosen_memory_id: string; note?: string },
-): Promise<ReviewView> {
+export async function resolveReview(db: Db, principal: Principal, reviewId: string, choice: ResolveReviewInput): Promise<ReviewView> {
   const { tenantId } = principal;
   // the principal's actor resolves it: `api_key:<id>` over REST, `admin:<id>` in the console
   const input = { ...choice, resolved_by: principal.actor };
@@ -131,7 +132,14 @@ export async function resolveReview(
       .for('update');
     if (!r) throw Errors.notFound(`Review ${reviewId}`);
     if (r.status !== 'open') throw Errors.conflict('This review is already resolved.');
+    if (r.kind === 'pending_write') {
+      if (!input.action) throw Errors.validation([{ path: 'action', message: 'a held memory is approved or rejected: give action' }]);
+      return decidePendingWrite(tx, principal, r, { action: input.action, content: input.content, note: input.note });
+    }
     const chosen = input.chosen_memory_id;
+    if (!chosen || !r.claimAId) {
+      throw Errors.validation([{ path: 'chosen_memory_id', message: 'a conflict is resolved by choosing one of its two claims' }]);
+    }
     if (chosen !== r.claimAId && chosen !== r.claimBId) {
       throw Errors.validation([{ path: 'chosen_memory_id', message: 'must be one of the two claims of this review' }]);
     }
@@ -158,7 +166,7 @@ export async function resolveReview(
     }
     await tx
       .update(reviews)
-      .set({ status: 'resolved', resolutionMemoryId: chosen, resolvedBy: input.resolved_by, resolutionNote: input.note ?? null, resolvedAt: sql`now()` })
+      .set({ status: 'resolved', decision: 'chosen', resolutionMemoryId: chosen, resolvedBy: input.resolved_by, resolutionNote: input.note ?? null, resolvedAt: sql`now()` })
       .where(eq(reviews.id, r.id));
     // the review's question leaves retrieval with it, even if neither memory row changed
     writer.touch(r.userId);
@@ -175,6 +183,8 @@ export async function resolveReview(
         type: 'review.resolved',
         data: {
           review_id: r.id,
+          kind: 'conflict',
+          decision: 'chosen',
           subject: r.subject,
           external_user_id: ids.get(r.userId) ?? null,
           chosen_memory_id: chosen,
@@ -205,12 +215,13 @@ export async function memoryHistory(db: Db, tenantId: string, memoryId: string):
   return entries.map(toClaimRevisionView);
 }
 
-/** The oldest open review's question for a user, for retrieve's `clarification_question`. */
+/** The oldest open conflict review's question for a user, for retrieve's `clarification_question`. */
 export async function openQuestion(db: Db, tenantId: string, userId: string): Promise<string | null> {
   const [r] = await db
     .select({ question: reviews.question })
     .from(reviews)
-    .where(and(eq(reviews.tenantId, tenantId), eq(reviews.userId, userId), eq(reviews.status, 'open')))
+    // a held memory's review is the admin's question, never the user's
+    .where(and(eq(reviews.tenantId, tenantId), eq(reviews.userId, userId), eq(reviews.status, 'open'), eq(reviews.kind, 'conflict')))
     .orderBy(reviews.createdAt)
     .limit(1);
   return r?.question ?? null;

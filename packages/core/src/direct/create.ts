@@ -16,6 +16,7 @@ import type { ExtractionResult } from '../extraction/types';
 import { DEFAULT_SERVICE, redactJsonStrings } from '../ingestion/add';
 import { type IdempotencyScope, type IdempotentOutcome, RetryAfterRace, saveIdempotentResponse, withIdempotency } from '../ingestion/idempotency';
 import { insertSourceEventAndJob, priorSourceEvent, queuedJobRow, sourceEventRow } from '../ingestion/source-event';
+import { reviewBeforeWriteOf } from '../conflicts/review-before-write';
 import { storeLocked } from '../jobs/extraction-pipeline';
 import { prepareStore } from '../jobs/prepare-store';
 import { DIRECT_QUEUE } from '../jobs/queue';
@@ -156,11 +157,14 @@ async function write(
       now: ctx.now,
     });
     if ((await insertSourceEventAndJob(tx, event, job)) === 0) throw new RetryAfterRace();
-    const run = await storeLocked(tx, job, event, result, prepared, { origin: 'direct', actor: `api_key:${auth.apiKeyId}` });
+    // held `pending` like an extracted memory when the tenant's review-before-write setting matches it
+    const reviewBeforeWrite = await reviewBeforeWriteOf(tx, auth.tenantId);
+    const run = await storeLocked(tx, job, event, result, prepared, { origin: 'direct', actor: `api_key:${auth.apiKeyId}`, reviewBeforeWrite });
     const memoryId = run.stored[0];
     if (!memoryId) throw new Error(`direct write ${jobId} stored no memory`);
     const detail = await getMemoryDetail(tx, auth, memoryId);
-    const reviewOpened = run.changes.find((c) => c.action === 'review_opened' && c.memoryId === memoryId);
+    // a conflict review (`review_opened`) or a review before write (`created` to `pending`)
+    const reviewOpened = run.changes.find((c) => c.memoryId === memoryId && (c.details as { review_id?: string } | undefined)?.review_id);
     const answer: CreatedEnvelope = {
       data: {
         ...detail,

@@ -16,6 +16,7 @@ import { type PreparedStore, prepareStore, preparedFits } from './prepare-store'
 import { completeJob } from './repository';
 import { type StoreContext, flushInserts, loadKnown } from './store-context';
 import { storeOne } from './store-memory';
+import type { ReviewBeforeWrite } from '../conflicts/review-before-write';
 
 export { PENDING } from './store-memory';
 import { storeComposition } from './store-composition';
@@ -99,10 +100,12 @@ export async function storeExtractionResult(
       .select({
         job: extractionJobs,
         event: sourceEvents,
+        reviewBeforeWrite: tenants.reviewBeforeWrite,
         hasPending: sql<boolean>`exists (select 1 from ${pendingCandidates} where ${pendingCandidates.tenantId} = ${extractionJobs.tenantId} and ${pendingCandidates.userId} = ${extractionJobs.userId} and ${pendingCandidates.status} = 'pending')`,
       })
       .from(extractionJobs)
       .leftJoin(sourceEvents, eq(sourceEvents.id, extractionJobs.sourceEventId))
+      .leftJoin(tenants, eq(tenants.id, extractionJobs.tenantId))
       .where(eq(extractionJobs.id, jobId))
       .for('update', { of: extractionJobs });
     if (!row) throw new PermanentJobError(`job ${jobId} does not exist`);
@@ -114,7 +117,14 @@ export async function storeExtractionResult(
         memories_reinforced: Number((job.extractionMetadata as Record<string, unknown>).memories_reinforced ?? 0),
       };
     }
-    return (await storeLocked(tx, job, event, result, prepared, { extraMetadata, sentiment: conversation.sentiment, hasPending: row.hasPending })).summary;
+    return (
+      await storeLocked(tx, job, event, result, prepared, {
+        extraMetadata,
+        sentiment: conversation.sentiment,
+        hasPending: row.hasPending,
+        reviewBeforeWrite: (row.reviewBeforeWrite as ReviewBeforeWrite | null) ?? null,
+      })
+    ).summary;
   });
 }
 
@@ -127,6 +137,8 @@ export interface StoreRunOptions {
   actor?: string;
   /** Whether the user has pending candidates (false: none to read); unknown reads them when first needed. */
   hasPending?: boolean;
+  /** The tenant's review-before-write setting (null or absent: off): new memories it matches are stored `pending`. */
+  reviewBeforeWrite?: ReviewBeforeWrite | null;
 }
 
 /** What a run stored: the summary, each memory's id (null when buffered) and every ledger row it recorded. */
@@ -162,6 +174,7 @@ export async function storeLocked(
     actor: o.actor ?? `extractor:${result.metadata.provider}`,
     origin: o.origin ?? 'extraction',
     rules: new Map(),
+    reviewBeforeWrite: o.reviewBeforeWrite ?? null,
     writer: new MemoryWriter(tx, job.tenantId),
     reviewsOpened: [],
     // none to read when the user has none: the ones this run buffers are added as it goes
@@ -176,10 +189,13 @@ export async function storeLocked(
   let reinforced = 0;
   let buffered = 0;
   let promoted = 0;
+  let held = 0;
   const stored: (string | null)[] = [];
   for (const [i, m] of result.memories.entries()) {
     const { outcome, id, confirmed } = await storeOne(tx, ctx, m, claims[i], analyses[i]);
-    if (outcome === 'created' || outcome === 'promoted') created++;
+    // a held memory is stored (pending): it counts as created, and apart as held
+    if (outcome === 'created' || outcome === 'promoted' || outcome === 'held') created++;
+    if (outcome === 'held') held++;
     if (outcome === 'reinforced') reinforced++;
     if (outcome === 'buffered') buffered++;
     if (outcome === 'promoted') promoted++;
@@ -211,6 +227,7 @@ export async function storeLocked(
       ...extraMetadata,
       memories_extracted: result.memories.length,
       memories_reinforced: reinforced,
+      memories_held_for_review: held,
       passages_indexed: passagesIndexed,
       nothing_to_extract: result.memories.length === 0,
     },

@@ -9,25 +9,12 @@ import {
   entities,
   entityRelationships,
   eq,
-  extractionJobs,
   inArray,
   memoryEntities,
   sql,
 } from '@memory/db';
 import type { Composition } from '../extraction/compose';
 import type { ExtractionResult } from '../extraction/types';
-import type { MemoryRow } from './store-context';
-
-/** Which of these memories came from a user's correction (a `correction` job): such a claim never waits for a review. */
-export async function correctionJobIds(tx: Db, rows: MemoryRow[]): Promise<Set<string>> {
-  const jobIds = [...new Set(rows.map((r) => r.jobId).filter((id): id is string => id !== null))];
-  if (jobIds.length === 0) return new Set();
-  const found = await tx
-    .select({ id: extractionJobs.id })
-    .from(extractionJobs)
-    .where(and(inArray(extractionJobs.id, jobIds), eq(extractionJobs.kind, 'correction')));
-  return new Set(found.map((j) => j.id));
-}
 
 export async function storeComposition(
   tx: Db,

@@ -16,6 +16,7 @@ import {
   sql,
 } from '@memory/db';
 import { type Claim } from '../conflicts/claims';
+import type { ReviewBeforeWrite } from '../conflicts/review-before-write';
 import { reinforcedScores } from '../conflicts/plan';
 import type { ExtractedMemory } from '../extraction/types';
 import { memoryFingerprint } from '../memories/fingerprint';
@@ -40,6 +41,8 @@ export interface StoreContext {
   actor: string;
   origin: StoreOrigin;
   rules: Map<string, Rules | null>;
+  /** The tenant's review-before-write setting (null: off): new memories it matches are stored `pending`. */
+  reviewBeforeWrite: ReviewBeforeWrite | null;
   /** The user's pending candidates, read once per job when a confident memory first needs them. */
   pending?: { id: string; fingerprint: string; content: string }[];
   /** Every memory change of this run (memories/writer.ts), committed with the job's completion. */

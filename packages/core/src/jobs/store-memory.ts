@@ -4,17 +4,13 @@
  * a review according to the writers' authority (conflicts/plan.ts), anything else is a new memory.
  */
 import { randomUUID } from 'node:crypto';
-import { type Db, and, eq, memories, pendingCandidates, reviews, sql } from '@memory/db';
-import {
-  type Claim,
-  claimOfMemory,
-  clarificationQuestion,
-  detectClaim,
-  relateClaims,
-  storedClaim,
-} from '../conflicts/claims';
-import { type DecidedBy, authorityFor } from '../conflicts/decide';
-import { type ExistingClaim, planClaim } from '../conflicts/plan';
+import { type Db, and, eq, memories, pendingCandidates, sql } from '@memory/db';
+import { type Claim, claimOfMemory, detectClaim, relateClaims } from '../conflicts/claims';
+import { openConflictReview } from '../conflicts/conflict-review';
+import { DECIDED_BY_REASON as BY_REASON, type DecidedBy, authorityFor } from '../conflicts/decide';
+import { existingClaimsOf } from '../conflicts/evidence';
+import { planClaim } from '../conflicts/plan';
+import { holdForReview, holdsForReview } from '../conflicts/review-before-write';
 import type { ExtractedMemory } from '../extraction/types';
 import { memoryFingerprint } from '../memories/fingerprint';
 import type { StoredAnalysis } from '../text/analysis';
@@ -29,22 +25,14 @@ import {
   reinforce,
   writerRules,
 } from './store-context';
-import { correctionJobIds } from './store-composition';
-
-const BY_REASON: Record<DecidedBy, string> = {
-  authority: 'higher writer authority',
-  recency: 'a more recent observation',
-  change: 'change language at the same moment',
-  confidence: 'higher extraction confidence',
-  user_correction: "the user's own correction",
-};
 
 const ORIGIN_REASON: Record<StoreOrigin, string> = {
   extraction: 'extracted from a conversation',
   direct: 'written directly through the API',
 };
 
-type StoreOutcome = { outcome: 'created' | 'reinforced' | 'buffered' | 'promoted'; id: string | null; confirmed: number };
+/** `held`: stored `pending` for review before write (conflicts/review-before-write.ts). */
+type StoreOutcome = { outcome: 'created' | 'reinforced' | 'buffered' | 'promoted' | 'held'; id: string | null; confirmed: number };
 
 /**
  * Pending candidates (docs/memory-model.md): a weak signal (confidence below PENDING.maxConfidence: hedged,
@@ -62,7 +50,7 @@ export async function storeOne(tx: Db, ctx: StoreContext, m: ExtractedMemory, cl
     const weak = await bufferWeakSignal(tx, ctx, m, fingerprint);
     if (weak) return weak;
     const r = await storeMemory(tx, ctx, { ...m, confidence: Math.max(m.confidence, PENDING.promotedConfidence) }, found);
-    return { ...r, outcome: 'promoted' };
+    return r.outcome === 'held' ? r : { ...r, outcome: 'promoted' };
   }
   const r = await storeMemory(tx, ctx, m, found);
   const confirmed = r.outcome === 'created' && r.id ? await confirmPending(tx, ctx, m, fingerprint, r.id) : 0;
@@ -164,27 +152,12 @@ async function storeMemory(tx: Db, ctx: StoreContext, m: ExtractedMemory, found:
     ? [...ctx.known.values()].filter((r) => r.status === 'active' && r.subject === claim.subject && r.jobId !== job.id)
     : [];
   const id = randomUUID();
-  if (!claim || rivals.length === 0) return storeNew(tx, ctx, m, { id, fingerprint, claim, analysis, supersede: [], ties: [] });
+  if (!claim || rivals.length === 0) {
+    return (await holdIfAsked(tx, ctx, m, { id, fingerprint, claim, analysis })) ?? storeNew(tx, ctx, m, { id, fingerprint, claim, analysis, supersede: [], ties: [] });
+  }
 
   // The plan (conflicts/plan.ts) is decided before anything is written.
-  const corrected = await correctionJobIds(tx, rivals);
-  const existing: ExistingClaim[] = [];
-  for (const rival of rivals) {
-    const stored = storedClaim(rival);
-    if (!stored) continue;
-    existing.push({
-      memoryId: rival.id,
-      claim: stored,
-      evidence: {
-        authority: authorityFor(await writerRules(tx, ctx, rival.writerId), rival.category),
-        observedAt: rival.observedAt ?? rival.createdAt,
-        confidence: rival.confidence,
-        writerId: rival.writerId,
-        change: detectClaim(rival.content)?.change ?? false,
-        userCorrected: rival.jobId !== null && corrected.has(rival.jobId),
-      },
-    });
-  }
+  const existing = await existingClaimsOf(tx, rivals, (writerId) => writerRules(tx, ctx, writerId));
   const plan = planClaim(
     {
       claim,
@@ -203,6 +176,9 @@ async function storeMemory(tx: Db, ctx: StoreContext, m: ExtractedMemory, found:
     await reinforce(tx, ctx, byId.get(plan.memoryId)!, m, 'the same claim was stated again in other words');
     return reinforced(plan.memoryId);
   }
+  // Held for review before write: its conflicts are decided when an admin approves it (conflicts/pending-writes.ts).
+  const held = await holdIfAsked(tx, ctx, m, { id, fingerprint, claim, analysis });
+  if (held) return held;
   if (plan.kind === 'lose') {
     insertMemory(ctx, m, { id, fingerprint, claim, analysis, status: 'inactive', supersededBy: plan.to });
     ledger(ctx, { id, content: m.content }, {
@@ -222,6 +198,26 @@ async function storeMemory(tx: Db, ctx: StoreContext, m: ExtractedMemory, found:
     supersede: plan.supersede.map((s) => ({ rival: byId.get(s.memoryId)!, by: s.by })),
     ties: plan.review.map((r) => byId.get(r)!),
   });
+}
+
+/**
+ * Stores a new memory `pending` with its review when the tenant's review-before-write setting holds it (its
+ * category, or its writer's authority for that category); null when it does not.
+ */
+async function holdIfAsked(tx: Db, ctx: StoreContext, m: ExtractedMemory, o: Found & { id: string }): Promise<StoreOutcome | null> {
+  if (!ctx.reviewBeforeWrite) return null;
+  const authority = authorityFor(await writerRules(tx, ctx, ctx.writerId), m.category);
+  if (!holdsForReview(ctx.reviewBeforeWrite, { category: m.category, authority })) return null;
+  const { job } = ctx;
+  insertMemory(ctx, m, { ...o, status: 'pending', supersededBy: null });
+  const memory = { id: o.id, tenantId: job.tenantId, userId: job.userId, content: m.content, category: m.category, subject: o.claim?.subject ?? null };
+  const held = await holdForReview(tx, ctx.writer, { ...memory, sourceEventId: job.sourceEventId, jobId: job.id }, ctx.actor, {
+    importance: m.importance,
+    confidence: m.confidence,
+    message_indices: m.messageIndices,
+  });
+  ctx.reviewsOpened.push({ ...held });
+  return { outcome: 'held', id: o.id, confirmed: 0 };
 }
 
 /** Stores a new memory active (inactive while a review it opens is pending), superseding the claims it beat. */
@@ -259,25 +255,15 @@ async function storeNew(
   for (const rival of ties) {
     await tx.update(memories).set({ status: 'inactive', updatedAt: sql`now()` }).where(eq(memories.id, rival.id));
     rival.status = 'inactive';
-    const reviewId = randomUUID();
-    const rivalClaim = detectClaim(rival.content);
-    await tx.insert(reviews).values({
-      id: reviewId,
-      tenantId: job.tenantId,
-      userId: job.userId,
-      subject: claim?.subject ?? 'unknown',
-      claimAId: rival.id,
-      claimBId: id,
-      question: clarificationQuestion(claim?.subject ?? '', rivalClaim?.display ?? rival.claimValue ?? rival.content, claim?.display ?? m.content),
-    });
-    ctx.reviewsOpened.push({ review_id: reviewId, subject: claim?.subject ?? 'unknown', claim_a_id: rival.id, claim_b_id: id, job_id: job.id });
+    const review = await openConflictReview(tx, { tenantId: job.tenantId, userId: job.userId }, claim, rival, { id, content: m.content });
+    ctx.reviewsOpened.push({ ...review, job_id: job.id });
     for (const memory of [rival, { id, content: m.content }]) {
       ledger(ctx, memory, {
         action: 'review_opened',
         from: memory.id === id ? 'inactive' : 'active',
         to: 'inactive',
         reason: `equally trusted claims about ${claim?.subject} disagree; a person decides`,
-        details: { review_id: reviewId },
+        details: { review_id: review.review_id },
       });
     }
   }

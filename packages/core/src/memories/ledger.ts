@@ -1,6 +1,6 @@
 /** Rows of the claim revision ledger, built in one place for the lifecycle pass and user corrections. */
-import { randomUUID } from 'node:crypto';
 import type { claimRevisions } from '@memory/db';
+import { orderedUuid } from './ordered-id';
 
 type LedgerRow = typeof claimRevisions.$inferInsert;
 
@@ -19,7 +19,8 @@ export function ledgerRow(
   provenance: { sourceEventId?: string | null; jobId?: string | null } = {},
 ): LedgerRow {
   return {
-    id: randomUUID(),
+    // time-ordered: rows of one transaction share created_at, and the id keeps their order
+    id: orderedUuid(),
     tenantId: memory.tenantId,
     userId: memory.userId,
     memoryId: memory.id,

@@ -77,7 +77,7 @@ export const createdMemory = memoryDetail
   .extend({
     outcome: z.enum(DIRECT_OUTCOMES).meta({
       description:
-        '`created`: a new memory (201); its `status` is `inactive` when it lost a conflict or waits for a review. ' +
+        '`created`: a new memory (201); its `status` is `inactive` when it lost a conflict or waits for a conflict review, `pending` when review before write holds it. ' +
         '`reinforced`: the user already had this memory (the same fact, or the same claim in other words); it is returned, reinforced (200).',
     }),
     superseded_memory_ids: z.array(z.string().uuid()).meta({ description: 'Active memories this one superseded under the conflict rules.' }),

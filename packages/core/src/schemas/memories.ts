@@ -214,7 +214,8 @@ export const retrieveResponse = z
   .meta({ id: 'RetrieveResponse' });
 export type RetrieveResponse = z.infer<typeof retrieveResponse>;
 
-export const MEMORY_STATUSES = ['active', 'inactive', 'archived'] as const;
+/** `pending`: held for review before write (docs/review-before-write.md); never retrieved, listed only when asked for. */
+export const MEMORY_STATUSES = ['active', 'inactive', 'archived', 'pending'] as const;
 
 export const memoryRecord = z
   .object({

@@ -1,4 +1,4 @@
-import { REVIEW_STATUSES } from '@memory/db';
+import { REVIEW_DECISIONS, REVIEW_KINDS, REVIEW_STATUSES } from '@memory/db';
 import { z } from 'zod';
 import { MEMORY_CATEGORIES } from '../categories';
 import { externalUserId } from './common';
@@ -105,21 +105,32 @@ export const sourceEventView = z
 
 export const listReviewsQuery = z.object({
   status: z.enum(['open', 'resolved']).optional(),
+  kind: z.enum(REVIEW_KINDS).optional(),
   external_user_id: externalUserId.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().max(512).optional(),
 });
 
-/** A conflict review: the question, both claims (as memories with provenance) and how it was resolved. */
+/**
+ * A review: a conflict (the question, both claims as memories with provenance) or a memory held before it is
+ * written (`pending_write`: `claims` holds that one memory), and how it was decided.
+ */
 export const reviewView = z
   .object({
     id: z.string().uuid(),
+    kind: z.enum(REVIEW_KINDS).meta({
+      description: '`conflict`: equally trusted claims disagree (docs/conflicts.md). `pending_write`: a new memory waits for approval (docs/review-before-write.md).',
+    }),
     external_user_id: z.string(),
     subject: z.string(),
     question: z.string(),
     status: z.enum(REVIEW_STATUSES),
     claims: z.array(memoryRecord),
     resolution_memory_id: z.string().uuid().nullable(),
+    decision: z
+      .enum(REVIEW_DECISIONS)
+      .nullable()
+      .meta({ description: '`chosen` (a conflict), `approved`, `edited` (approved with new content) or `rejected`; null while open.' }),
     resolved_by: z.string().nullable(),
     resolution_note: z.string().nullable(),
     created_at: z.string(),
@@ -127,10 +138,37 @@ export const reviewView = z
   })
   .meta({ id: 'Review' });
 
-export const resolveReviewRequest = z
-  .object({
-    chosen_memory_id: z.string().uuid(),
-    note: z.string().trim().max(1000).optional(),
-  })
-  .strict()
-  .meta({ id: 'ResolveReviewRequest' });
+/** Longest content an admin may give a held memory when editing it (the longest a message may be is far more). */
+export const EDITED_CONTENT_MAX_CHARS = 2000;
+
+/**
+ * A conflict is resolved with `chosen_memory_id`; a pending write with `action` (`approve` or `reject`), and
+ * `content` to edit the memory as it is approved. Which one a review takes is checked against its kind (422).
+ */
+/** The resolve body's fields; the console's procedure adds the review id to them. */
+export const resolveReviewFields = z.object({
+  chosen_memory_id: z.string().uuid().optional().meta({ description: 'A conflict review: the claim to keep.' }),
+  action: z.enum(['approve', 'reject']).optional().meta({ description: 'A pending_write review: approve or reject the held memory.' }),
+  content: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(EDITED_CONTENT_MAX_CHARS, `must be at most ${EDITED_CONTENT_MAX_CHARS} characters`)
+    .optional()
+    .meta({ description: 'With `action: "approve"`: the memory\'s content as the admin edited it (the ledger keeps both).' }),
+  note: z.string().trim().max(1000).optional(),
+});
+
+/** Either a conflict's choice or a pending write's action, and `content` only to approve. */
+export function checkResolveReview(v: { chosen_memory_id?: string; action?: string; content?: string }, ctx: z.RefinementCtx) {
+  if ((v.chosen_memory_id === undefined) === (v.action === undefined)) {
+    ctx.addIssue({ code: 'custom', path: ['action'], message: 'give either chosen_memory_id (a conflict) or action (a pending write)' });
+  }
+  if (v.content !== undefined && v.action !== 'approve') {
+    ctx.addIssue({ code: 'custom', path: ['content'], message: 'is only allowed with action "approve"' });
+  }
+}
+
+export const resolveReviewRequest = resolveReviewFields.strict().superRefine(checkResolveReview).meta({ id: 'ResolveReviewRequest' });
+
+export type ResolveReviewInput = z.output<typeof resolveReviewRequest>;

@@ -1,7 +1,7 @@
 /**
- * Tenant settings. Today one: `payload_retention_days`, the window after which raw source payloads are
- * redacted (provenance/retention.ts). Bounds: 1–3650 days, or null to keep payloads forever
- * (schemas/settings.ts); the database default for a new tenant is 30.
+ * Tenant settings: `payload_retention_days`, the window after which raw source payloads are redacted
+ * (provenance/retention.ts; bounds 1–3650 days, or null to keep payloads forever; the database default for a new
+ * tenant is 30), and `review_before_write` (docs/review-before-write.md; null: off, the default).
  */
 import { type Db, eq, tenants } from '@memory/db';
 import { withAudit } from '../audit/audit';
@@ -10,17 +10,30 @@ import type { Principal } from '../principal';
 import {
   PAYLOAD_RETENTION_DAYS_MAX,
   PAYLOAD_RETENTION_DAYS_MIN,
+  type ReviewBeforeWrite,
   type TenantSettings,
+  reviewBeforeWrite,
 } from '../schemas/settings';
 
+const settingsColumns = { payloadRetentionDays: tenants.payloadRetentionDays, reviewBeforeWrite: tenants.reviewBeforeWrite };
+
+function toSettings(row: { payloadRetentionDays: number | null; reviewBeforeWrite: unknown }): TenantSettings {
+  return { payload_retention_days: row.payloadRetentionDays, review_before_write: (row.reviewBeforeWrite as ReviewBeforeWrite | null) ?? null };
+}
+
 export async function getTenantSettings(db: Db, tenantId: string): Promise<TenantSettings> {
-  const [row] = await db
-    .select({ payloadRetentionDays: tenants.payloadRetentionDays })
-    .from(tenants)
-    .where(eq(tenants.id, tenantId))
-    .limit(1);
+  const [row] = await db.select(settingsColumns).from(tenants).where(eq(tenants.id, tenantId)).limit(1);
   if (!row) throw Errors.notFound('The tenant');
-  return { payload_retention_days: row.payloadRetentionDays };
+  return toSettings(row);
+}
+
+/** The setting as stored: parsed again here, so the CLI or a console cannot store an unknown category. */
+function checkedReviewBeforeWrite(value: unknown): ReviewBeforeWrite {
+  const parsed = reviewBeforeWrite.safeParse(value);
+  if (!parsed.success) {
+    throw Errors.validation(parsed.error.issues.map((i) => ({ path: ['review_before_write', ...i.path].join('.'), message: i.message })));
+  }
+  return parsed.data;
 }
 
 /**
@@ -32,7 +45,7 @@ export async function getTenantSettings(db: Db, tenantId: string): Promise<Tenan
 export async function updateTenantSettings(
   db: Db,
   principal: Principal,
-  update: { payload_retention_days?: number | null },
+  update: { payload_retention_days?: number | null; review_before_write?: ReviewBeforeWrite | null },
 ): Promise<TenantSettings> {
   const { tenantId } = principal;
   const set: Partial<typeof tenants.$inferInsert> = {};
@@ -51,25 +64,38 @@ export async function updateTenantSettings(
     }
     set.payloadRetentionDays = days;
   }
+  if (update.review_before_write !== undefined) set.reviewBeforeWrite = checkedReviewBeforeWrite(update.review_before_write);
   const before = await getTenantSettings(db, tenantId);
-  if (Object.keys(set).length === 0 || set.payloadRetentionDays === before.payload_retention_days) return before;
+  const changed =
+    (set.payloadRetentionDays !== undefined && set.payloadRetentionDays !== before.payload_retention_days) ||
+    (set.reviewBeforeWrite !== undefined && JSON.stringify(set.reviewBeforeWrite) !== JSON.stringify(before.review_before_write));
+  if (!changed) return before;
   return withAudit(
     db,
     principal,
     async (tx): Promise<TenantSettings> => {
-      const [row] = await tx
-        .update(tenants)
-        .set(set)
-        .where(eq(tenants.id, tenantId))
-        .returning({ payloadRetentionDays: tenants.payloadRetentionDays });
+      const [row] = await tx.update(tenants).set(set).where(eq(tenants.id, tenantId)).returning(settingsColumns);
       if (!row) throw Errors.notFound('The tenant');
-      return { payload_retention_days: row.payloadRetentionDays };
+      return toSettings(row);
     },
     (after) => ({
       action: 'tenant_settings.changed',
       targetType: 'tenant',
       targetId: tenantId,
-      details: { payload_retention_days_from: before.payload_retention_days, payload_retention_days_to: after.payload_retention_days },
+      // each setting that changed, before and after
+      details: {
+        ...(after.payload_retention_days !== before.payload_retention_days
+          ? { payload_retention_days_from: before.payload_retention_days, payload_retention_days_to: after.payload_retention_days }
+          : {}),
+        ...(JSON.stringify(after.review_before_write) !== JSON.stringify(before.review_before_write)
+          ? {
+              review_before_write_categories_from: before.review_before_write?.categories ?? null,
+              review_before_write_below_authority_from: before.review_before_write?.below_authority ?? null,
+              review_before_write_categories_to: after.review_before_write?.categories ?? null,
+              review_before_write_below_authority_to: after.review_before_write?.below_authority ?? null,
+            }
+          : {}),
+      },
     }),
   );
 }

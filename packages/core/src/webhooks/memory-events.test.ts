@@ -17,6 +17,18 @@ describe('memory webhook events from ledger entries', () => {
     expect(memoryChangeEvent({ ...base, action: 'reinforced', from: 'active', to: 'active' }, 'a').type).toBe('memory.updated');
   });
 
+  it('says when a memory is held for review before write, approved or rejected', () => {
+    expect(memoryChangeEvent({ ...base, action: 'created', from: null, to: 'pending', reviewId: 'r1' }, 'a')).toMatchObject({
+      type: 'memory.pending',
+      data: { status: 'pending', review_id: 'r1' },
+    });
+    expect(memoryChangeEvent({ ...base, action: 'approved', from: 'pending', to: 'active' }, 'a').type).toBe('memory.approved');
+    // approved, but it lost a conflict: still the approval is what happened
+    expect(memoryChangeEvent({ ...base, action: 'approved', from: 'pending', to: 'inactive' }, 'a').type).toBe('memory.approved');
+    expect(memoryChangeEvent({ ...base, action: 'rejected', from: 'pending', to: 'archived' }, 'a').type).toBe('memory.rejected');
+    expect(memoryChangeEvent({ ...base, action: 'edited', from: 'pending', to: 'pending' }, 'a').type).toBe('memory.updated');
+  });
+
   it('reports a finished job as completed and a failed or dead one as failed, without content', () => {
     const job = { id: 'j1', kind: 'extraction', userId: 'u1', sourceEventId: 's1', attempts: 1 };
     const ids = new Map([['u1', 'alice']]);

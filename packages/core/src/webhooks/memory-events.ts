@@ -1,6 +1,7 @@
 /**
  * Webhook events for changes of memories, reviews and jobs, derived from what the domain already records: each
- * claim-ledger entry is one memory event (`created` → memory.created, a move to `archived` → memory.archived,
+ * claim-ledger entry is one memory event (`created` → memory.created, or memory.pending when it is held for review
+ * before write; `approved` → memory.approved, `rejected` → memory.rejected; a move to `archived` → memory.archived,
  * anything else → memory.updated with `change` = the ledger action). Called inside the writer's transaction.
  */
 import { type Db, inArray } from '@memory/db';
@@ -19,8 +20,15 @@ export interface MemoryChange {
   reviewId?: string | null;
 }
 
+function memoryEventType(c: MemoryChange): WebhookEventInput['type'] {
+  if (c.action === 'created') return c.to === 'pending' ? 'memory.pending' : 'memory.created';
+  if (c.action === 'approved') return 'memory.approved';
+  if (c.action === 'rejected') return 'memory.rejected';
+  return c.to === 'archived' && c.from !== 'archived' ? 'memory.archived' : 'memory.updated';
+}
+
 export function memoryChangeEvent(c: MemoryChange, externalUserId: string | null): WebhookEventInput {
-  const type = c.action === 'created' ? 'memory.created' : c.to === 'archived' && c.from !== 'archived' ? 'memory.archived' : 'memory.updated';
+  const type = memoryEventType(c);
   return {
     type,
     data: {

@@ -20,13 +20,24 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 export const TENANT_JOB_KINDS = ['extraction', 'correction', 'direct'] as const;
 export type TenantJobKind = (typeof TENANT_JOB_KINDS)[number];
 
-/** A stored claim (memories, universal_memories): retrieval sees only active ones. CHECK. */
-export const MEMORY_STATUSES = ['active', 'inactive', 'archived'] as const;
+/**
+ * A stored claim (memories, universal_memories): retrieval sees only active ones. `pending`: held for an admin's
+ * review before it is written (docs/review-before-write.md; tenant memories only). CHECK.
+ */
+export const MEMORY_STATUSES = ['active', 'inactive', 'archived', 'pending'] as const;
 export type MemoryStatus = (typeof MEMORY_STATUSES)[number];
 
 /** A conflict review (reviews, passport_reviews). CHECK. */
 export const REVIEW_STATUSES = ['open', 'resolved'] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+
+/** What a review decides: a conflict between claims, or a new memory held before it is written. CHECK. */
+export const REVIEW_KINDS = ['conflict', 'pending_write'] as const;
+export type ReviewKind = (typeof REVIEW_KINDS)[number];
+
+/** How a review was decided: a conflict's claim chosen; a held memory approved, edited then approved, or rejected. CHECK. */
+export const REVIEW_DECISIONS = ['chosen', 'approved', 'edited', 'rejected'] as const;
+export type ReviewDecision = (typeof REVIEW_DECISIONS)[number];
 
 /** A weak signal held back from memory. CHECK. */
 export const PENDING_CANDIDATE_STATUSES = ['pending', 'promoted', 'expired'] as const;

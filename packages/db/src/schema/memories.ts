@@ -7,11 +7,15 @@ import {
   PASSAGE_ROLES,
   PENDING_CANDIDATE_REASONS,
   PENDING_CANDIDATE_STATUSES,
+  REVIEW_DECISIONS,
+  REVIEW_KINDS,
   REVIEW_STATUSES,
   type EntityKind,
   type PassageRole,
   type PendingCandidateReason,
   type PendingCandidateStatus,
+  type ReviewDecision,
+  type ReviewKind,
   type ReviewStatus,
 } from './enums';
 import { tenantRef, userRef } from './tenants';
@@ -193,16 +197,23 @@ export const claimRevisions = pgTable(
   (t) => [index('claim_revisions_memory_idx').on(t.tenantId, t.memoryId, t.createdAt)],
 );
 
-/** A conflict between equally trusted claims, resolved by a person (docs/conflicts.md). */
+/**
+ * A decision a person makes (docs/conflicts.md): a conflict between equally trusted claims, or a new memory held
+ * for review before it is written (docs/review-before-write.md).
+ */
 export const reviews = pgTable(
   'reviews',
   {
     id: uuid('id').primaryKey(),
     tenantId: tenantRef(),
     userId: userRef(),
+    kind: text('kind').$type<ReviewKind>().notNull().default('conflict'),
     subject: text('subject').notNull(),
-    /** The claim that was active before (a) and the new claim that contradicts it (b). */
-    claimAId: uuid('claim_a_id').notNull(),
+    /**
+     * A conflict: the claim that was active before (a) and the new claim that contradicts it (b).
+     * A pending write: the held memory (b) and no (a).
+     */
+    claimAId: uuid('claim_a_id'),
     claimBId: uuid('claim_b_id').notNull(),
     /** A user-facing question, e.g. "Do you currently live in Lisbon or in Porto?" */
     question: text('question').notNull(),
@@ -210,6 +221,7 @@ export const reviews = pgTable(
     /** The memory chosen when resolved. */
     resolutionMemoryId: uuid('resolution_memory_id'),
     resolvedBy: text('resolved_by'),
+    decision: text('decision').$type<ReviewDecision>(),
     resolutionNote: text('resolution_note'),
     createdAt: tstz('created_at').notNull().defaultNow(),
     resolvedAt: tstz('resolved_at'),
@@ -218,5 +230,7 @@ export const reviews = pgTable(
     index('reviews_tenant_status_idx').on(t.tenantId, t.status, t.createdAt),
     index('reviews_user_idx').on(t.tenantId, t.userId, t.status),
     check('reviews_status_check', oneOf(t.status, REVIEW_STATUSES)),
+    check('reviews_kind_check', oneOf(t.kind, REVIEW_KINDS)),
+    check('reviews_decision_check', oneOf(t.decision, REVIEW_DECISIONS)),
   ],
 );

@@ -19,6 +19,11 @@ export const tenants = pgTable('tenants', {
   name: text('name').notNull(),
   /** Raw source payloads older than this are redacted (the hash stays). Null keeps them. */
   payloadRetentionDays: integer('payload_retention_days').default(30),
+  /**
+   * Review before write (docs/review-before-write.md): `{ categories: string[], below_authority: number | null }`,
+   * or null (off). New memories it matches wait as `pending` until an admin decides.
+   */
+  reviewBeforeWrite: jsonb('review_before_write'),
   /** The active domain schema (packages/core/src/domains): `general`, `edtech` or `customer_support`. */
   domainSchema: text('domain_schema').notNull().default('general'),
   /** The tenant's plan (docs/quotas.md): `free`, `pro`, `enterprise` or `unlimited` (the default: no budget, no rate limits). */

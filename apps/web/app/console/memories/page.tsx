@@ -13,7 +13,7 @@ import { ConsoleShell } from '../_lib/shell';
 import { errorMessage, useTRPC } from '../_lib/trpc';
 import { ErrorNote, Loading, NextPageButton, buttonClass, inputClass, when } from '../_lib/ui';
 
-const STATUSES = ['all', 'active', 'inactive', 'archived'] as const;
+const STATUSES = ['all', 'active', 'pending', 'inactive', 'archived'] as const;
 type Status = (typeof STATUSES)[number];
 
 function Memories({ externalUserId, status }: { externalUserId: string; status: Status }) {

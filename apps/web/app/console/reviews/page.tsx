@@ -1,5 +1,5 @@
 'use client';
-/** Reviews: open conflicts first, then resolved ones. */
+/** Reviews: open conflicts and held memories first, then resolved ones. */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { ConsoleShell } from '../_lib/shell';
@@ -30,7 +30,8 @@ function ReviewList({ status, title }: { status: 'open' | 'resolved'; title: str
               <Link href={`/console/reviews/${r.id}`} className="block p-3 hover:bg-slate-50">
                 <span className="block font-medium">{r.question}</span>
                 <span className="mt-1 block text-xs text-slate-600">
-                  {r.external_user_id} · {r.subject} · {status === 'open' ? `opened ${when(r.created_at)}` : `resolved ${when(r.resolved_at)}`}
+                  {r.kind === 'pending_write' ? 'held memory' : 'conflict'} · {r.external_user_id} · {r.subject} ·{' '}
+                  {status === 'open' ? `opened ${when(r.created_at)}` : `${r.decision ?? 'resolved'} ${when(r.resolved_at)}`}
                 </span>
               </Link>
             </li>

@@ -158,7 +158,7 @@ export const createMemory = defineOperation({
   idempotencyKey: true,
   body: createMemoryRequest,
   responses: {
-    '201': ok(envelope(createdMemory), 'Created (`outcome: created`); `status` is `inactive` when it lost a conflict or waits for a review.'),
+    '201': ok(envelope(createdMemory), 'Created (`outcome: created`); `status` is `inactive` when it lost a conflict or waits for a conflict review, `pending` when review before write holds it.'),
     '200': ok(envelope(createdMemory), 'The user already had this memory (`outcome: reinforced`): it is returned, reinforced; or a replay.'),
     '401': tenantErrors['401'],
     '403': problem('`PROV_403`: the writer named in `source.service` is bound to another API key.'),

@@ -116,7 +116,7 @@ export const getTenantSettings = defineOperation({
   method: 'get',
   path: '/v1/tenant/settings',
   operationId: 'getTenantSettings',
-  summary: 'The tenant’s settings (payload retention window)',
+  summary: 'The tenant’s settings (payload retention window, review before write)',
   responses: { '200': ok(envelope(tenantSettingsView)), '401': tenantErrors['401'] },
 });
 
@@ -128,7 +128,10 @@ export const updateTenantSettings = defineOperation({
   description:
     `\`payload_retention_days\`: raw source payloads older than this many days are redacted by the hourly retention run ` +
     `(the payload hash and the memories stay); ${PAYLOAD_RETENTION_DAYS_MIN}–${PAYLOAD_RETENTION_DAYS_MAX}, or null to keep them forever. ` +
-    'A payload whose extraction job is still queued or running is kept until the job finishes.',
+    'A payload whose extraction job is still queued or running is kept until the job finishes. ' +
+    '`review_before_write`: `{ categories, below_authority }` holds new memories of those categories, or from writers whose ' +
+    'authority for the memory’s category is below `below_authority`, as `pending` until an admin decides their review; ' +
+    'null turns it off (docs/review-before-write.md). Each change is audited.',
   body: updateTenantSettingsRequest,
   responses: { '200': ok(envelope(tenantSettingsView)), ...tenantErrors },
 });
@@ -211,8 +214,10 @@ export const listReviews = defineOperation({
   method: 'get',
   path: '/v1/tenant/reviews',
   operationId: 'listReviews',
-  summary: 'Conflicts between equally trusted claims, waiting for (or resolved by) a person',
-  description: 'See docs/conflicts.md for the fields. Newest first; `limit` 1–100.',
+  summary: 'Conflicts between equally trusted claims, and memories held before write, waiting for (or decided by) a person',
+  description:
+    'See docs/conflicts.md for the fields and docs/review-before-write.md for `kind: pending_write`. Newest first; `limit` 1–100; ' +
+    '`kind` filters `conflict` or `pending_write`.',
   query: listReviewsQuery,
   responses: { '200': ok(envelope(reviewPage)), ...tenantErrors },
 });
@@ -229,14 +234,18 @@ export const resolveReview = defineOperation({
   method: 'post',
   path: '/v1/tenant/reviews/{review_id}/resolve',
   operationId: 'resolveReview',
-  summary: 'Keep one claim: it becomes active, the other is archived; both changes go to the ledger',
+  summary: 'Decide a review: keep one claim of a conflict, or approve (optionally edited) or reject a held memory',
+  description:
+    'A `conflict` review takes `chosen_memory_id`: that claim becomes active, the other is archived. A `pending_write` review ' +
+    'takes `action`: `approve` writes the held memory (with `content`, as edited; the ledger keeps both) and then applies the ' +
+    'conflict rules; `reject` discards it (archived, kept in the ledger). See docs/review-before-write.md.',
   body: resolveReviewRequest,
   responses: {
     '200': ok(envelope(reviewView), 'The review, resolved'),
     '401': tenantErrors['401'],
     '404': noSuchReview,
-    '409': problem('`conflict`: the review is already resolved.'),
-    '422': problem('`chosen_memory_id` is not one of the two claims.'),
+    '409': problem('`conflict`: the review is already resolved, or the held memory is no longer pending.'),
+    '422': problem('`chosen_memory_id` is not one of the two claims, or the body does not fit the review’s kind.'),
   },
 });
 

@@ -1,7 +1,10 @@
 'use client';
-/** One review: both claims side by side with provenance; keep one of them, with an optional note. */
+/**
+ * One review: a conflict shows both claims side by side with provenance (keep one of them, with an optional note);
+ * a memory held before write shows it beside related memories and its source text (held-memory.tsx).
+ */
 import type { AppRouter } from '@memory/api';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import Link from 'next/link';
 import { useParams } from 'next/navigation';
@@ -9,6 +12,7 @@ import { useState } from 'react';
 import { ConsoleShell } from '../../_lib/shell';
 import { errorMessage, useTRPC } from '../../_lib/trpc';
 import { ErrorNote, Field, Loading, buttonClass, inputClass, when } from '../../_lib/ui';
+import { HeldMemory, useResolveReview } from './held-memory';
 
 type Review = inferRouterOutputs<AppRouter>['reviews']['get'];
 type Claim = Review['claims'][number];
@@ -46,20 +50,23 @@ function ClaimCard({ claim, label, review, onKeep, busy }: { claim: Claim; label
 
 function ReviewDetail({ id }: { id: string }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const [note, setNote] = useState('');
   const q = useQuery(trpc.reviews.get.queryOptions({ id }));
-  const resolve = useMutation(
-    trpc.reviews.resolve.mutationOptions({
-      onSuccess: (review) => {
-        queryClient.setQueryData(trpc.reviews.get.queryKey({ id }), review);
-        void queryClient.invalidateQueries({ queryKey: trpc.reviews.list.pathKey() });
-      },
-    }),
-  );
+  const resolve = useResolveReview(id);
   if (q.isPending) return <Loading />;
   if (q.error) return <ErrorNote error={errorMessage(q.error)} />;
   const review = q.data;
+  if (review.kind === 'pending_write') {
+    return (
+      <>
+        <p className="text-lg">A new memory waits for approval before it is written.</p>
+        <p className="mt-1 text-sm text-slate-600">
+          User {review.external_user_id} · {review.subject} · held {when(review.created_at)}
+        </p>
+        <HeldMemory id={id} review={review} />
+      </>
+    );
+  }
   const keep = (claimId: string) => resolve.mutate({ id, chosen_memory_id: claimId, ...(note.trim() ? { note: note.trim() } : {}) });
   return (
     <>
