@@ -34,12 +34,12 @@ describe.each(servers())('the MCP stdio launcher and example on $name', (server)
     }
   });
 
-  it('relays a passport agent with --uui: only the granted tools and categories', async () => {
+  it('relays a passport agent with --uui: the passport tools, only the granted categories', async () => {
     const passport = await signInPassport(server);
     const agent = await connectAgent(passport, { categories: ['goal'], access: 'read_only' });
     const mcp = await launch(['--url', `${server.baseUrl}/mcp`, '--key', agent.agentKey, '--uui', agent.uuiToken]);
     try {
-      expect((await mcp.client.listTools()).tools.map((t) => t.name)).toEqual(['add_memory', 'get_job', 'search_memories']);
+      expect((await mcp.client.listTools()).tools.map((t) => t.name)).toEqual(['add_memory', 'get_job', 'search_memories', 'list_memories', 'delete_memory']);
       const res = await mcp.call('search_memories', { query: 'anything' });
       expect(res.data).toMatchObject({ permission_error: null, categories_available: ['goal'] });
     } finally {
