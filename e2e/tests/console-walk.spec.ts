@@ -1,7 +1,7 @@
 /**
  * Every console page at desktop and phone widths: axe-core finds no serious or critical violation, and at 390 px
  * nothing scrolls sideways. Then an operator's errand on a phone: find a user, read what was said, archive a
- * memory; and the key shown once goes to the clipboard with one button.
+ * memory; an edit and an erasure with its receipt; and the key shown once goes to the clipboard with one button.
  */
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 import { WIDTHS, expectAccessible, expectNoHorizontalOverflow, signIn, tenantWithAdmin } from './support';
@@ -163,6 +163,57 @@ test('on a phone an operator finds a user, reads what was said and archives a me
   await expect(page.getByText('is not enabled for this tenant')).toHaveCount(1);
   await page.getByRole('button', { name: 'Go to the switch' }).click();
   await expect(page.getByLabel('Domain schema')).toBeFocused();
+});
+
+test('an admin edits a memory, and erases a user after typing the id; the dialog and the receipt pass axe at both widths', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const t = await tenantWithAdmin(request, 'e2e-edit-erase');
+  await add(request, t.apiKey, 'nina-berg', 'I live in Lisbon.');
+  await add(request, t.apiKey, 'erase-me-1', 'I play the cello.');
+  await add(request, t.apiKey, 'erase-me-2', 'I play the oboe.');
+  await signIn(page, t.email);
+
+  // edit: the server's field error is shown, then the new content and its ledger revision
+  const [memory] = (await get(request, t.apiKey, '/v1/memories?external_user_id=nina-berg')).items;
+  await open(page, `/console/memories/${memory.id}`);
+  const form = page.getByRole('form', { name: 'Edit memory' });
+  await form.getByLabel('Importance (0–1)').fill('1.5');
+  await form.getByRole('button', { name: 'Save changes' }).click();
+  await expect(form.getByRole('alert')).toContainText('importance:');
+  await form.getByLabel('Importance (0–1)').fill('0.8');
+  await form.getByLabel('Content').fill('I live in Coimbra.');
+  await form.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: /I live in Coimbra/ })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Ledger history' })).toContainText('edited in the console');
+  expect((await get(request, t.apiKey, `/v1/memories/${memory.id}`)).content).toBe('I live in Coimbra.');
+  await expectAccessible(page, 'an edited memory at 1280 px');
+
+  for (const [i, size] of WIDTHS.entries()) {
+    const user = `erase-me-${i + 1}`;
+    const where = `at ${size.width} px`;
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await open(page, '/console/users');
+    await page.getByRole('button', { name: `Erase user ${user}…` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Erase user' });
+    const erase = dialog.getByRole('button', { name: 'Erase this user' });
+    const confirm = dialog.getByLabel('Type the external user id to confirm');
+    await expect(erase).toBeDisabled();
+    await expectAccessible(page, `the erase dialog ${where}`);
+    await confirm.fill(user.slice(0, -1));
+    await expect(erase).toBeDisabled();
+    await confirm.fill(user);
+    await erase.click();
+    const receipt = dialog.getByRole('status', { name: 'Erasure receipt' });
+    await expect(receipt).toContainText(/memories: [1-9]/);
+    await expect(receipt).toContainText(/[0-9a-f]{64}/);
+    await expect(receipt.getByRole('button', { name: 'Copy receipt' })).toBeVisible();
+    await expectAccessible(page, `the erasure receipt ${where}`);
+    if (size.name === 'phone') await expectNoHorizontalOverflow(page, `the erasure receipt ${where}`);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('table', { name: 'End users' })).not.toContainText(user);
+    expect((await get(request, t.apiKey, `/v1/memories?external_user_id=${user}&status=all`)).items).toEqual([]);
+  }
 });
 
 test('a key shown once goes to the clipboard with one button', async ({ page, request, context }) => {

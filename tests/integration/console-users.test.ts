@@ -1,7 +1,7 @@
 /**
  * The console's operator views over tRPC on both engines: the end-user list (search, paging, counts, tenant
  * isolation), a source event with what was said, a memory and archiving it from the console. On PostgreSQL a
- * redacted payload shows when and after how many days it was redacted.
+ * redacted payload shows when and after how many days it was redacted. Editing a memory and erasing a user.
  */
 import postgres from 'postgres';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -137,6 +137,74 @@ describe.each(servers())('console users, source events and memories on $name', (
     // retrieval no longer returns it
     const retrieved = await a.api.post('/v1/memories/retrieve', { external_user_id: 'emil', query: 'what is the user’s job?' });
     expect(retrieved.body.data.map((x: any) => x.id)).not.toContain(m.id);
+  });
+
+  it('edits a memory as PATCH does: an `edited` revision naming the admin; 422, 404 and CSRF checks apply', async () => {
+    const a = await tenantWithAdmin(server);
+    const add = await a.api.post('/v1/memories/add', { external_user_id: 'gus', messages: [{ role: 'user', content: 'I live in Braga.' }] });
+    await a.api.waitForJob(add.body.job_id);
+    const c = new ConsoleClient(server);
+    await c.signIn(a.email);
+    const [m] = data(await c.query('memories.listForUser', { external_user_id: 'gus', status: 'active' })).items;
+
+    const bad = await c.mutate('memories.edit', { memory_id: m.id, importance: 1.5 });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.data.apiCode).toBe('validation_failed');
+    expect(bad.body.error.data.fieldErrors.map((f: any) => f.path)).toEqual(['importance']);
+    expect((await c.mutate('memories.edit', { memory_id: m.id, category: 'not-a-category' })).status).toBe(422);
+    expect((await c.mutate('memories.edit', { memory_id: m.id })).status).toBe(422);
+    expect((await c.mutate('memories.edit', { memory_id: m.id, content: 'I live in Faro.' }, { 'x-csrf-token': 'wrong' })).status).toBe(403);
+    const b = await tenantWithAdmin(server);
+    const cb = new ConsoleClient(server);
+    await cb.signIn(b.email);
+    const foreign = await cb.mutate('memories.edit', { memory_id: m.id, content: 'I live in Faro.' });
+    expect(foreign.status).toBe(404);
+    expect(data(await c.query('memories.get', { memory_id: m.id }))).toMatchObject({ content: m.content, importance_score: m.importance_score });
+
+    const edited = await c.mutate('memories.edit', { memory_id: m.id, content: '  I live in Faro.  ', category: 'goal', importance: 0.9 });
+    expect(edited.status).toBe(200);
+    expect(data(edited)).toMatchObject({ id: m.id, content: 'I live in Faro.', category: 'goal', status: 'active' });
+    expect(data(await c.query('memories.get', { memory_id: m.id }))).toMatchObject({ content: 'I live in Faro.', category: 'goal', importance_score: 0.9 });
+    const history = data(await c.query('memories.history', { memory_id: m.id })) as any[];
+    const last = history.at(-1);
+    expect(last).toMatchObject({ action: 'edited', from_status: 'active', to_status: 'active' });
+    expect(last.actor).toMatch(/^admin:/);
+    expect(last.reason).toMatch(/^edited in the console: .*content/);
+    // retrieval sees the new content
+    const retrieved = await a.api.post('/v1/memories/retrieve', { external_user_id: 'gus', query: 'where does the user live?' });
+    expect(retrieved.body.data.find((x: any) => x.id === m.id)?.content).toBe('I live in Faro.');
+  });
+
+  it('erases a user and answers the receipt; the user is gone, another tenant gets 404, CSRF applies', async () => {
+    const a = await tenantWithAdmin(server);
+    const id = `erase-${rand()}`;
+    const add = await a.api.post('/v1/memories/add', { external_user_id: id, messages: [{ role: 'user', content: 'I play the cello.' }] });
+    await a.api.waitForJob(add.body.job_id);
+    const c = new ConsoleClient(server);
+    await c.signIn(a.email);
+    const b = await tenantWithAdmin(server);
+    const cb = new ConsoleClient(server);
+    await cb.signIn(b.email);
+    const foreign = await cb.mutate('users.erase', { external_user_id: id });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error.data.apiCode).toBe('not_found');
+    expect((await c.mutate('users.erase', { external_user_id: id }, { 'x-csrf-token': 'wrong' })).status).toBe(403);
+    expect(data(await c.query('users.list', { search: id })).items.length).toBe(1);
+
+    const erased = await c.mutate('users.erase', { external_user_id: id });
+    expect(erased.status).toBe(200);
+    const receipt = data(erased);
+    expect(receipt).toMatchObject({ receipt_id: expect.any(String), erased_at: expect.any(String), already_erased: false, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(receipt.counts.memories).toBeGreaterThan(0);
+    expect(receipt.counts.source_events).toBe(1);
+    expect(JSON.stringify(receipt)).not.toContain('cello');
+    expect(data(await c.query('users.list', { search: id })).items).toEqual([]);
+    expect(data(await c.query('memories.listForUser', { external_user_id: id, status: 'all' })).items).toEqual([]);
+    // again: the earlier receipt, nothing new erased
+    expect(data(await c.mutate('users.erase', { external_user_id: id }))).toMatchObject({ receipt_id: receipt.receipt_id, already_erased: true, erased: null });
+    // the REST API agrees: the same receipt
+    const rest = await a.api.delete(`/v1/users/${encodeURIComponent(id)}`);
+    expect(rest.body.data).toMatchObject({ receipt_id: receipt.receipt_id, already_erased: true });
   });
 });
 

@@ -12,6 +12,7 @@ import {
   PASSPORT_COOKIE,
   type Principal,
   type RateLimitDefaults,
+  type RetrievalDeps,
   type WebhookSettings,
   adminActor,
   assertStorableText,
@@ -35,6 +36,11 @@ export interface ApiDeps {
   rateLimitDefaults?: RateLimitDefaults;
   /** Webhook settings (allowed addresses, secret key, retry schedule) for the Webhooks page. */
   webhooks: WebhookSettings;
+  /**
+   * This process's retrieval state (hot tier, activity buffer, embeddings endpoint): an edit embeds its new content
+   * and an erasure flushes and forgets the user, as through the REST API.
+   */
+  retrieval?: RetrievalDeps;
 }
 
 export interface Context extends ApiDeps {

@@ -1,4 +1,14 @@
-import { MEMORY_STATUSES, deleteMemory, externalUserId, findMemoryRecord, listMemories, memoryHistory } from '@memory/core';
+import {
+  Errors,
+  MEMORY_STATUSES,
+  deleteMemory,
+  externalUserId,
+  findMemoryRecord,
+  listMemories,
+  memoryHistory,
+  updateMemory,
+  updateMemoryRequest,
+} from '@memory/core';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { adminProcedure, router } from '../trpc';
@@ -29,6 +39,19 @@ export const memoriesRouter = router({
   archive: adminProcedure
     .input(z.object({ memory_id: z.uuid() }))
     .mutation(({ ctx, input }) => deleteMemory(ctx.db, ctx.principal, input.memory_id, ctx.principal.actor, 'archived in the console')),
+
+  /**
+   * Edits content, category or importance as PATCH /v1/memories/{id} does: a new `edited` ledger revision naming the
+   * admin. The fields are checked by the API's own schema, so bad values are the same 422 with the field named.
+   */
+  edit: adminProcedure
+    .input(z.object({ memory_id: z.uuid(), content: z.unknown(), category: z.unknown(), importance: z.unknown() }).partial({ content: true, category: true, importance: true }))
+    .mutation(({ ctx, input: { memory_id, ...fields } }) => {
+      const parsed = updateMemoryRequest.safeParse(fields);
+      if (!parsed.success) throw Errors.validation(parsed.error.issues.map((i) => ({ path: i.path.join('.') || '(body)', message: i.message })));
+      const deps = { db: ctx.db, embeddings: ctx.retrieval?.embeddings, log: ctx.log };
+      return updateMemory(deps, ctx.principal, memory_id, parsed.data);
+    }),
 
   /** The claim revision ledger of one memory, oldest first. */
   history: adminProcedure.input(z.object({ memory_id: z.uuid() })).query(async ({ ctx, input }) => {

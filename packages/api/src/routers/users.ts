@@ -1,5 +1,5 @@
-/** The tenant's end users for the console's Users page: search, memory counts, last activity. */
-import { END_USERS_LIMIT_MAX, LIMITS, listEndUsers } from '@memory/core';
+/** The tenant's end users for the console's Users page: search, memory counts, last activity; erasing one. */
+import { END_USERS_LIMIT_MAX, LIMITS, eraseUser, externalUserId, listEndUsers } from '@memory/core';
 import { z } from 'zod';
 import { adminProcedure, router } from '../trpc';
 
@@ -13,4 +13,12 @@ export const usersRouter = router({
       }),
     )
     .query(({ ctx, input }) => listEndUsers(ctx.db, ctx.principal, { search: input.search || undefined, limit: input.limit, cursor: input.cursor })),
+
+  /**
+   * Erases everything held about one end user as DELETE /v1/users/{id} does (docs/erasure.md), audited as the admin,
+   * and answers the receipt. An id never sent and never erased is 404; erasing again answers the earlier receipt.
+   */
+  erase: adminProcedure
+    .input(z.object({ external_user_id: externalUserId }))
+    .mutation(({ ctx, input }) => eraseUser({ db: ctx.db, retrieval: ctx.retrieval }, ctx.principal, input.external_user_id)),
 });

@@ -16,7 +16,7 @@ import { ledgerRow } from '../memories/ledger';
 import { MemoryWriter } from '../memories/writer';
 import type { MemoryCategory } from '../categories';
 import type { MemoryDetail, UpdateMemoryRequest } from '../schemas/direct';
-import type { TenantAuth } from '../tenants/tenants';
+import type { Principal } from '../principal';
 import type { DirectDeps } from './create';
 
 type MemoryRow = typeof memories.$inferSelect;
@@ -32,7 +32,16 @@ export function editedFields(m: Pick<MemoryRow, Field>, body: UpdateMemoryReques
   return out;
 }
 
-export async function updateMemory(deps: DirectDeps, auth: TenantAuth, memoryId: string, body: UpdateMemoryRequest): Promise<MemoryDetail> {
+/**
+ * The REST API (an API key) and the console (`memories.edit`, an admin) both edit through here; the ledger revision
+ * names `auth.actor` and where the edit came from.
+ */
+export async function updateMemory(
+  deps: Pick<DirectDeps, 'db' | 'embeddings' | 'log'>,
+  auth: Principal,
+  memoryId: string,
+  body: UpdateMemoryRequest,
+): Promise<MemoryDetail> {
   const { changed, detail } = await deps.db.transaction(async (tx) => {
     const m = await lockMemory(tx, auth, memoryId);
     // An inactive memory lost a conflict or waits for a review, an archived one was deleted or decayed: the
@@ -65,8 +74,8 @@ export async function updateMemory(deps: DirectDeps, auth: TenantAuth, memoryId:
           action: 'edited',
           from: m.status,
           to: m.status,
-          reason: `edited through the API: ${Object.keys(fields).join(', ')}`,
-          actor: `api_key:${auth.apiKeyId}`,
+          reason: `edited ${auth.actor.startsWith('admin:') ? 'in the console' : 'through the API'}: ${Object.keys(fields).join(', ')}`,
+          actor: auth.actor,
           details: Object.fromEntries(Object.entries(fields)),
         },
       ),

@@ -1,5 +1,5 @@
 'use client';
-/** End users: the tenant's external user ids with memory counts and last activity; search, paging, links to memories. */
+/** End users: the tenant's external user ids with memory counts and last activity; search, paging, links to memories, erasing a user. */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { type FormEvent, useState } from 'react';
@@ -7,11 +7,13 @@ import { UserLink, sourceEventsOfUserHref } from '../_lib/links';
 import { ConsoleShell } from '../_lib/shell';
 import { errorMessage, useTRPC } from '../_lib/trpc';
 import { ErrorNote, Loading, NextPageButton, buttonClass, inputClass, when } from '../_lib/ui';
+import { EraseUserButton, EraseUserDialog } from './erase-user';
 
 function Users() {
   const trpc = useTRPC();
   const [input, setInput] = useState('');
   const [search, setSearch] = useState('');
+  const [erasing, setErasing] = useState<string | null>(null);
   const q = useInfiniteQuery(
     trpc.users.list.infiniteQueryOptions({ search: search || undefined, limit: 25 }, { getNextPageParam: (last) => last.next_cursor ?? undefined }),
   );
@@ -39,7 +41,8 @@ function Users() {
         ) : items.length === 0 ? (
           <p className="text-slate-600">{search ? `No user id contains “${search}”.` : 'No end users yet: they appear with their first conversation.'}</p>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
+            {/* relative: the header cell's sr-only text is placed inside this scroll box, not past the page's edge */}
             <table className="min-w-full border border-slate-200 bg-white text-sm" aria-label="End users">
               <thead className="bg-slate-50 text-left text-slate-600">
                 <tr>
@@ -48,6 +51,9 @@ function Users() {
                   <th className="px-3 py-2">All memories</th>
                   <th className="px-3 py-2">Source events</th>
                   <th className="px-3 py-2">Last activity</th>
+                  <th className="px-3 py-2">
+                    <span className="sr-only">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
@@ -72,6 +78,9 @@ function Users() {
                       )}
                     </td>
                     <td className="px-3 py-2">{when(u.last_activity_at)}</td>
+                    <td className="px-3 py-2">
+                      <EraseUserButton externalUserId={u.external_user_id} onClick={() => setErasing(u.external_user_id)} />
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -80,6 +89,7 @@ function Users() {
         )}
         <NextPageButton query={q} />
       </div>
+      {erasing ? <EraseUserDialog externalUserId={erasing} onClose={() => setErasing(null)} /> : null}
     </>
   );
 }

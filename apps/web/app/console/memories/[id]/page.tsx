@@ -1,8 +1,7 @@
 'use client';
 /**
  * One memory: what it says, its status and scores, where it came from (links to its source event and user), its
- * ledger history, and the changes an admin can make. Changes live in their own section so further ones (an edit
- * form, erasing the user) join archiving there.
+ * ledger history, and the changes an admin can make (edit, archive). Erasing the user is on the Users page.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'next/navigation';
@@ -11,6 +10,7 @@ import { MemoryHistory } from '../../_lib/memory-history';
 import { ConsoleShell } from '../../_lib/shell';
 import { errorMessage, useTRPC } from '../../_lib/trpc';
 import { ErrorNote, Field, Loading, secondaryButtonClass, when } from '../../_lib/ui';
+import { EditMemory } from './edit-memory';
 
 type Provenance = { service?: string; event_id?: string; writer_id?: string; job_id?: string; evidence?: { source_type: string; reference: string }[] };
 
@@ -87,6 +87,8 @@ function Memory({ id }: { id: string }) {
         <h2 id="changes-heading" className="mb-2 font-semibold">
           Changes
         </h2>
+        <EditMemory key={m.updated_at} memory={m} />
+        <hr className="my-4 border-slate-200" />
         <Archive memoryId={m.id} status={m.status} />
       </section>
       <section aria-labelledby="history-heading" className="rounded border border-slate-200 bg-white p-4">

@@ -15,7 +15,7 @@ export const PATCH = route<{ memory_id: string }>(async (ctx) => {
   if (!isUuid(id)) throw Errors.notFound(`Memory ${id}`);
   const body = await readJson(ctx.req, operations.updateMemory.body);
   const rate = await enforceWriteRate(ctx.rt.db, ctx.rt.quota, auth, null);
-  const detail = await updateMemory({ db: ctx.rt.db, config: ctx.rt.config, embeddings: ctx.rt.retrieval.embeddings, log: ctx.log }, auth, id, body);
+  const detail = await updateMemory({ db: ctx.rt.db, embeddings: ctx.rt.retrieval.embeddings, log: ctx.log }, auth, id, body);
   return rateLimited(respond(ctx, detail), rate);
 });
 
