@@ -5,21 +5,10 @@
  * violation.
  */
 import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
-import { type Page, expect, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { addUniversal, agentWithLink, connectUrl, exchange, retrieveUniversal } from './passport-support';
-import { passportSignIn, screenshotPath } from './support';
+import { expectAccessible, expectNoHorizontalOverflow, passportSignIn, screenshotPath } from './support';
 
-/** axe-core on the page as it is now: the serious and critical violations, by rule and element. */
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-/** Nothing wider than the viewport (no sideways scrolling on a phone). */
-const overflowsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 
 for (const width of [1280, 390]) {
   test(`at ${width} px: memories by category with their writer, the access log, export and delete`, async ({ page, request }) => {
@@ -40,8 +29,8 @@ for (const width of [1280, 390]) {
     await expect(facts).toContainText('The user lives in Berlin.');
     await expect(facts).toContainText(`Saved by Trip Planner ${width}`);
     await expect(page.getByRole('region', { name: /Your preferences/ })).toContainText('The user loves jazz.');
-    expect(await overflowsSideways(page)).toBe(false);
-    expect(await seriousViolations(page)).toEqual([]);
+    await expectNoHorizontalOverflow(page, `/passport at ${width} px`);
+    await expectAccessible(page, `/passport at ${width} px`);
     if (width === 1280) await page.screenshot({ path: screenshotPath('passport-memories.png'), fullPage: true });
 
     // the export: a JSON file with the memories and their writer
@@ -56,8 +45,8 @@ for (const width of [1280, 390]) {
     const log = page.getByRole('list', { name: 'Reads by agents, newest first' });
     await expect(log.getByRole('listitem')).toHaveCount(1);
     await expect(log).toContainText(`Trip Planner ${width} searched your memories and got 2 memories (Facts about you, Your preferences)`);
-    expect(await overflowsSideways(page)).toBe(false);
-    expect(await seriousViolations(page)).toEqual([]);
+    await expectNoHorizontalOverflow(page, `/passport at ${width} px`);
+    await expectAccessible(page, `/passport at ${width} px`);
     if (width === 1280) await page.screenshot({ path: screenshotPath('passport-access-log.png'), fullPage: true });
 
     // delete with a confirmation; Cancel keeps it
@@ -66,7 +55,7 @@ for (const width of [1280, 390]) {
     await page.getByRole('group', { name: 'Confirm deletion' }).getByRole('button', { name: 'Cancel' }).click();
     await expect(page.getByRole('region', { name: /Your preferences/ })).toBeVisible();
     await page.getByRole('button', { name: 'Delete: The user loves jazz.' }).click();
-    expect(await seriousViolations(page)).toEqual([]);
+    await expectAccessible(page, `/passport at ${width} px`);
     await page.getByRole('group', { name: 'Confirm deletion' }).getByRole('button', { name: 'Yes, delete' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Deleted: The user loves jazz.' })).toBeVisible();
     await expect(page.getByRole('region', { name: /Your preferences/ })).toHaveCount(0);
