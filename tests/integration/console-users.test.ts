@@ -1,14 +1,36 @@
 /**
  * The console's operator views over tRPC on both engines: the end-user list (search, paging, counts, tenant
  * isolation), a source event with what was said, a memory and archiving it from the console. On PostgreSQL a
- * redacted payload shows when and after how many days it was redacted. Editing a memory and erasing a user.
+ * redacted payload shows when and after how many days it was redacted. Editing a memory, deleting one permanently
+ * (its content then in no column of the database, searched on PostgreSQL) and erasing a user.
  */
 import postgres from 'postgres';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { servers } from './client';
+import { factWriter, sayCompleted, servers } from './client';
 import { ConsoleClient, rand, tenantWithAdmin } from './console-client';
 
 const data = (r: { body: any }) => r.body.result.data;
+
+/** Every text-like column of the PostgreSQL test database that holds `needle` (the erasure test's scan, raw SQL). */
+async function columnsHolding(needle: string): Promise<string[]> {
+  const db = postgres(inject('pgDatabaseUrl'), { max: 1, onnotice: () => {} });
+  try {
+    const columns = await db<{ table_name: string; column_name: string }[]>`
+      SELECT c.table_name, c.column_name FROM information_schema.columns c
+      JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name AND t.table_type = 'BASE TABLE'
+      WHERE c.table_schema = 'public' AND c.data_type NOT IN ('uuid', 'integer', 'bigint', 'smallint', 'real', 'double precision', 'numeric',
+        'boolean', 'timestamp with time zone', 'timestamp without time zone', 'date', 'bytea')`;
+    expect(columns.length).toBeGreaterThan(50);
+    const found: string[] = [];
+    for (const { table_name, column_name } of columns) {
+      const [r] = await db`SELECT count(*)::int AS n FROM ${db(table_name)} WHERE ${db(column_name)}::text ILIKE ${`%${needle}%`}`;
+      if (r.n > 0) found.push(`${table_name}.${column_name}`);
+    }
+    return found;
+  } finally {
+    await db.end({ timeout: 5 });
+  }
+}
 
 describe.each(servers())('console users, source events and memories on $name', (server) => {
   it('lists the tenant’s end users with counts and last activity, searches by substring and pages by external id', async () => {
@@ -173,6 +195,57 @@ describe.each(servers())('console users, source events and memories on $name', (
     // retrieval sees the new content
     const retrieved = await a.api.post('/v1/memories/retrieve', { external_user_id: 'gus', query: 'where does the user live?' });
     expect(retrieved.body.data.find((x: any) => x.id === m.id)?.content).toBe('I live in Faro.');
+  });
+
+  it('deletes one memory permanently: gone everywhere, its conflict’s other claim active again; 404 and CSRF apply', async () => {
+    const a = await tenantWithAdmin(server);
+    await factWriter(a.api, 'web', 40);
+    await factWriter(a.api, 'mobile', 40);
+    const user = `purge-${rand()}`;
+    const syllables = ['mar', 'ven', 'dor', 'lis', 'ka', 'ro', 'tel', 'bri', 'sa', 'nu'];
+    const town = `Vel${Array.from({ length: 4 }, () => syllables[Math.floor(Math.random() * syllables.length)]).join('')}`;
+    await sayCompleted(a.api, user, 'I live in Lisbon.', { service: 'web', event_id: 'w-1', observed_at: '2026-05-01T09:00:00Z' });
+    await sayCompleted(a.api, user, `I live in ${town}.`, { service: 'mobile', event_id: 'm-1', observed_at: '2026-05-01T18:00:00Z' });
+    const c = new ConsoleClient(server);
+    await c.signIn(a.email);
+    const all = data(await c.query('memories.listForUser', { external_user_id: user, status: 'all' })).items as any[];
+    const gone = all.find((m) => m.content.includes(town));
+    const kept = all.find((m) => m.content.includes('Lisbon'));
+    expect([gone?.status, kept?.status]).toEqual(['inactive', 'inactive']); // an open conflict review holds both
+    expect((await a.api.get('/v1/tenant/reviews?status=open')).body.data.items.length).toBe(1);
+    if (server.name === 'postgres') expect(await columnsHolding(gone.content)).toContain('claim_revisions.content');
+
+    const b = await tenantWithAdmin(server);
+    const cb = new ConsoleClient(server);
+    await cb.signIn(b.email);
+    const foreign = await cb.mutate('memories.purge', { memory_id: gone.id });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error.data.apiCode).toBe('not_found');
+    expect((await c.mutate('memories.purge', { memory_id: gone.id }, { 'x-csrf-token': 'wrong' })).status).toBe(403);
+    expect((await a.api.get(`/v1/memories/${gone.id}`)).status).toBe(200);
+
+    const purged = await c.mutate('memories.purge', { memory_id: gone.id });
+    expect(purged.status).toBe(200);
+    expect(data(purged)).toMatchObject({ id: gone.id, deleted: true, counts: { memories: 1, reviews: 1, claims_restored: 1 } });
+    expect(data(purged).counts.claim_revisions).toBeGreaterThan(0);
+    expect((await a.api.get(`/v1/memories/${gone.id}`)).status).toBe(404);
+    const after = (await a.api.get(`/v1/memories?external_user_id=${user}&status=all`)).body.data.items as any[];
+    expect(after.map((m) => [m.id, m.status])).toEqual([[kept.id, 'active']]);
+    expect((await c.query('memories.history', { memory_id: gone.id })).status).toBe(404);
+    expect((await a.api.get('/v1/tenant/reviews')).body.data.items).toEqual([]);
+    const retrieved = await a.api.post('/v1/memories/retrieve', { external_user_id: user, query: `where does the user live ${town}` });
+    // the memory is gone; what was said stays as evidence passages (docs/evidence-layer.md), never the claim itself
+    expect(retrieved.body.data.map((x: any) => x.id)).toContain(kept.id);
+    expect(retrieved.body.data.map((x: any) => x.id)).not.toContain(gone.id);
+    expect(retrieved.body.data.map((x: any) => x.content)).not.toContain(gone.content);
+    expect(retrieved.body.clarification_question).toBeNull();
+    // on both engines the export bundle (ledger included) no longer holds it; on PostgreSQL no column does
+    const bundle = (await a.api.get(`/v1/users/me/export?external_user_id=${user}`)).body.data;
+    expect(bundle.claim_revisions.filter((r: any) => r.memory_id === gone.id)).toEqual([]);
+    expect(JSON.stringify(bundle)).not.toContain(gone.content);
+    if (server.name === 'postgres') expect(await columnsHolding(gone.content)).toEqual([]);
+    // again: it is gone
+    expect((await c.mutate('memories.purge', { memory_id: gone.id })).status).toBe(404);
   });
 
   it('erases a user and answers the receipt; the user is gone, another tenant gets 404, CSRF applies', async () => {

@@ -37,6 +37,7 @@ export * from './lifecycle/feedback-effects';
 export * from './lifecycle/rules';
 export * from './memories/fingerprint';
 export * from './memories/manage';
+export { purgeMemory, type PurgeCounts, type PurgeDeps } from './memories/purge';
 export * from './memories/detail';
 export * from './direct/create';
 export * from './direct/edit';

@@ -6,6 +6,7 @@ import {
   findMemoryRecord,
   listMemories,
   memoryHistory,
+  purgeMemory,
   updateMemory,
   updateMemoryRequest,
 } from '@memory/core';
@@ -39,6 +40,14 @@ export const memoriesRouter = router({
   archive: adminProcedure
     .input(z.object({ memory_id: z.uuid() }))
     .mutation(({ ctx, input }) => deleteMemory(ctx.db, ctx.principal, input.memory_id, ctx.principal.actor, 'archived in the console')),
+
+  /**
+   * Deletes the memory permanently (console only; REST DELETE archives): its row, ledger, links, reviews and
+   * webhook events go (packages/core/src/memories/purge.ts). Another tenant's id is 404.
+   */
+  purge: adminProcedure
+    .input(z.object({ memory_id: z.uuid() }))
+    .mutation(({ ctx, input }) => purgeMemory(ctx.db, ctx.principal, input.memory_id, { hotTier: ctx.retrieval?.hotTier })),
 
   /**
    * Edits content, category or importance as PATCH /v1/memories/{id} does: a new `edited` ledger revision naming the

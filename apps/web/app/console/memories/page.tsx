@@ -55,7 +55,9 @@ function Memories({ externalUserId, status }: { externalUserId: string; status: 
 function MemoriesOfUser() {
   const router = useRouter();
   const pathname = usePathname();
-  const user = useSearchParams().get('user');
+  const params = useSearchParams();
+  const user = params.get('user');
+  const deleted = params.get('deleted') === '1';
   const [input, setInput] = useState(user ?? '');
   const [status, setStatus] = useState<Status>('all');
   const submit = (e: FormEvent) => {
@@ -84,6 +86,11 @@ function MemoriesOfUser() {
           Show memories
         </button>
       </form>
+      {deleted ? (
+        <p role="status" className="mt-4 rounded border border-green-200 bg-green-50 p-2 text-sm text-green-900">
+          The memory was deleted permanently.
+        </p>
+      ) : null}
       <div className="mt-4">
         {user ? (
           <Memories externalUserId={user} status={status} />

@@ -1,7 +1,7 @@
 'use client';
 /**
  * One memory: what it says, its status and scores, where it came from (links to its source event and user), its
- * ledger history, and the changes an admin can make (edit, archive). Erasing the user is on the Users page.
+ * ledger history, and the changes an admin can make (edit, archive, delete permanently). Erasing the user is on the Users page.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'next/navigation';
@@ -11,6 +11,7 @@ import { ConsoleShell } from '../../_lib/shell';
 import { errorMessage, useTRPC } from '../../_lib/trpc';
 import { ErrorNote, Field, Loading, secondaryButtonClass, when } from '../../_lib/ui';
 import { EditMemory } from './edit-memory';
+import { PurgeMemory } from './purge-memory';
 
 type Provenance = { service?: string; event_id?: string; writer_id?: string; job_id?: string; evidence?: { source_type: string; reference: string }[] };
 
@@ -90,6 +91,8 @@ function Memory({ id }: { id: string }) {
         <EditMemory key={m.updated_at} memory={m} />
         <hr className="my-4 border-slate-200" />
         <Archive memoryId={m.id} status={m.status} />
+        <hr className="my-4 border-slate-200" />
+        <PurgeMemory memoryId={m.id} externalUserId={m.external_user_id} />
       </section>
       <section aria-labelledby="history-heading" className="rounded border border-slate-200 bg-white p-4">
         <h2 id="history-heading" className="font-semibold">
