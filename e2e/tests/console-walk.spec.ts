@@ -1,7 +1,8 @@
 /**
  * Every console page at desktop and phone widths: axe-core finds no serious or critical violation, and at 390 px
- * nothing scrolls sideways. Then an operator's errand on a phone: find a user, read what was said, archive a
- * memory; an edit and an erasure with its receipt; and the key shown once goes to the clipboard with one button.
+ * nothing scrolls sideways. Then an operator's errand on a phone: find a user, read what was said, archive a memory
+ * and delete it permanently; an edit and an erasure with its receipt; and the key shown once goes to the clipboard
+ * with one button.
  */
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 import { WIDTHS, expectAccessible, expectNoHorizontalOverflow, signIn, tenantWithAdmin } from './support';
@@ -113,7 +114,7 @@ test('every console page passes axe (no serious or critical) and fits a 390 px p
   }
 });
 
-test('on a phone an operator finds a user, reads what was said and archives a memory', async ({ page, request }) => {
+test('on a phone an operator finds a user, reads what was said, archives a memory and deletes it permanently', async ({ page, request }) => {
   test.setTimeout(120_000);
   const t = await tenantWithData(request, 'e2e-errand');
   await page.setViewportSize({ width: 390, height: 844 });
@@ -157,6 +158,22 @@ test('on a phone an operator finds a user, reads what was said and archives a me
   const memory = await get(request, t.apiKey, '/v1/memories?external_user_id=oskar-lindqvist&status=archived');
   expect(memory.items.map((m: { content: string }) => m.content).join(' ')).toContain('peanuts');
   await expectAccessible(page, 'an archived memory at 390 px');
+
+  // then delete it permanently: a typed confirmation, back to the user's memories with a status message
+  const memoryUrl = page.url();
+  await page.getByRole('button', { name: 'Delete permanently…' }).click();
+  const confirmDelete = page.getByRole('button', { name: 'Delete this memory permanently' });
+  await expect(confirmDelete).toBeDisabled();
+  await page.getByLabel('Type “delete” to confirm').fill('delete');
+  await confirmDelete.click();
+  await expect(page).toHaveURL(/\/console\/memories\?user=oskar-lindqvist&deleted=1$/);
+  await expect(page.getByRole('status').filter({ hasText: 'The memory was deleted permanently.' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Memories of oskar-lindqvist' })).not.toContainText('peanuts');
+  const all = await get(request, t.apiKey, '/v1/memories?external_user_id=oskar-lindqvist&status=all');
+  expect(all.items.map((m: { content: string }) => m.content).join(' ')).not.toContain('peanuts');
+  await expectAccessible(page, 'the memories list after a delete at 390 px');
+  await page.goto(memoryUrl);
+  await expect(page.getByText(/was not found/)).toBeVisible();
 
   // the schema note is said once, and points at the switch
   await page.goto('/console/students');
