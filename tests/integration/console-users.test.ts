@@ -248,6 +248,21 @@ describe.each(servers())('console users, source events and memories on $name', (
     expect((await c.mutate('memories.purge', { memory_id: gone.id })).status).toBe(404);
   });
 
+  it('deletes a directly written memory permanently: its source payload and saved Idempotency-Key answer go too', async () => {
+    const a = await tenantWithAdmin(server);
+    const user = `purge-direct-${rand()}`;
+    const content = `The user keeps a ferret named ${rand()}.`;
+    const created = await a.api.post('/v1/memories', { external_user_id: user, content, category: 'fact' }, { 'idempotency-key': `k-${rand()}` });
+    expect(created.status).toBe(201);
+    if (server.name === 'postgres') expect(await columnsHolding(content)).toEqual(expect.arrayContaining(['source_events.payload', 'idempotency_keys.response_body']));
+    const c = new ConsoleClient(server);
+    await c.signIn(a.email);
+    const purged = await c.mutate('memories.purge', { memory_id: created.body.data.id });
+    expect(data(purged).counts).toMatchObject({ memories: 1, direct_payloads_cleared: 1, idempotent_answers: 1 });
+    expect(JSON.stringify((await a.api.get(`/v1/users/me/export?external_user_id=${user}`)).body)).not.toContain(content);
+    if (server.name === 'postgres') expect(await columnsHolding(content)).toEqual([]);
+  });
+
   it('erases a user and answers the receipt; the user is gone, another tenant gets 404, CSRF applies', async () => {
     const a = await tenantWithAdmin(server);
     const id = `erase-${rand()}`;

@@ -2,7 +2,7 @@
  * Deleting ONE memory permanently (the console's "Delete permanently…", docs/console.md). Unlike DELETE
  * /v1/memories/{id}, which archives and keeps the ledger, this removes the memory's row (its embedding with it)
  * and every copy of its content the service made: its claim-ledger rows, its entity links and relationships, the
- * weak signal it was promoted from, finished jobs' memoised steps, the reviews naming it (a conflict's other claim becomes active again, as if
+ * weak signal it was promoted from, finished jobs' memoised steps, a direct write's payload and saved answers, the reviews naming it (a conflict's other claim becomes active again, as if
  * it had been chosen) and the webhook events about it. What the user said (the source event and its passages)
  * stays: erasing the user or the retention redaction removes that. One transaction; the user's `memory_version`
  * is bumped so no hot tier serves the memory again. Audited as `memory.purged` with counts, never the content.
@@ -30,6 +30,8 @@ export interface PurgeCounts {
   superseded_links_cleared: number;
   webhook_events: number;
   job_steps_cleared: number;
+  direct_payloads_cleared: number;
+  idempotent_answers: number;
 }
 
 const count = async (tx: Db, query: ReturnType<typeof sql>): Promise<number> => (await rows<{ id: string }>(tx, query)).length;
@@ -82,6 +84,19 @@ export async function purgeMemory(db: Db, auth: Principal, memoryId: string, dep
             AND (id = ${m.jobId} OR strpos(step_state::text, ${JSON.stringify(m.content).slice(1, -1)}) > 0)
           RETURNING id`,
     );
+    // A direct write (POST /v1/memories) has no conversation behind it: its source event's payload and saved answer
+    // are the memory itself, and so is the saved Idempotency-Key answer of the call that wrote it.
+    const directPayloads = await count(
+      tx,
+      sql`UPDATE source_events SET payload = NULL, add_response = NULL, payload_redacted_at = now()
+          WHERE tenant_id = ${t} AND id = ${m.sourceEventId}
+            AND job_id IN (SELECT id FROM extraction_jobs WHERE tenant_id = ${t} AND kind = 'direct')
+          RETURNING id`,
+    );
+    const idempotentAnswers = await count(
+      tx,
+      sql`DELETE FROM idempotency_keys WHERE tenant_id = ${t} AND strpos(response_body::text, ${m.id}) > 0 RETURNING key AS id`,
+    );
     const removed = await count(tx, sql`DELETE FROM memories WHERE tenant_id = ${t} AND id = ${m.id} RETURNING id`);
     writer.touch(m.userId);
     await writer.commit();
@@ -96,6 +111,8 @@ export async function purgeMemory(db: Db, auth: Principal, memoryId: string, dep
       superseded_links_cleared: superseded,
       webhook_events: webhookEvents,
       job_steps_cleared: jobSteps,
+      direct_payloads_cleared: directPayloads,
+      idempotent_answers: idempotentAnswers,
     };
     await recordAudit(tx, { tenantId: t, actor: auth.actor, action: 'memory.purged', targetType: 'memory', targetId: m.id, details: { ...counts, category: m.category } });
     return { counts, userId: m.userId };
