@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
-import { addAndWait, signIn, tenantWithAdmin, screenshotPath } from './support';
+import { addAndWait, expectAccessible, signIn, tenantWithAdmin, screenshotPath } from './support';
 
 const add = (request: APIRequestContext, key: string, content: string, source: Record<string, unknown>) => addAndWait(request, key, 'maria', content, source);
 
@@ -35,6 +35,10 @@ test('equally trusted writers disagree; an admin keeps one claim in the console 
   await expect(claimB).toContainText('The user lives in Porto.');
   await expect(claimB).toContainText('mobile');
   await expect(page.getByRole('article', { name: 'Claim A' })).toContainText('The user lives in Lisbon.');
+  // what was said behind each claim, from its source event
+  await expect(claimB.getByRole('region', { name: 'What was said: Claim B' })).toContainText('I live in Porto.');
+  await expect(page.getByRole('region', { name: 'What was said: Claim A' })).toContainText('I live in Lisbon.');
+  await expectAccessible(page, 'an open conflict review');
   await page.screenshot({ path: screenshotPath('console-review-open.png'), fullPage: true });
 
   await page.getByLabel('Note (optional)').fill('Maria confirmed on the phone');

@@ -12,6 +12,7 @@ import { useState } from 'react';
 import { ConsoleShell } from '../../_lib/shell';
 import { errorMessage, useTRPC } from '../../_lib/trpc';
 import { ErrorNote, Field, Loading, buttonClass, inputClass, when } from '../../_lib/ui';
+import { SourceConversation } from '../../_lib/conversation';
 import { HeldMemory, useResolveReview } from './held-memory';
 
 type Review = inferRouterOutputs<AppRouter>['reviews']['get'];
@@ -39,6 +40,7 @@ function ClaimCard({ claim, label, review, onKeep, busy }: { claim: Claim; label
         <Field label="Evidence" value={p?.evidence?.length ? p.evidence.map((e) => `${e.source_type}: ${e.reference}`).join(', ') : null} />
         <Field label="Writer" value={p?.writer_id} />
       </dl>
+      {claim.source_event_id ? <SourceConversation id={claim.source_event_id} label={`What was said: ${label}`} /> : null}
       {review.status === 'open' && (
         <button type="button" className={`${buttonClass} mt-3 w-full sm:w-auto`} onClick={onKeep} disabled={busy}>
           Keep this claim
