@@ -12,7 +12,7 @@ import { canonicalJson, sha256Hex } from '../crypto';
 import { embedMemoriesById } from '../embeddings/store';
 import type { EmbeddingsProvider } from '../embeddings/types';
 import { Errors } from '../errors';
-import type { ExtractionResult } from '../extraction/types';
+import { COMPOSITIONAL_NOT_RUN, type ExtractionResult } from '../extraction/types';
 import { DEFAULT_SERVICE, redactJsonStrings } from '../ingestion/add';
 import { type IdempotencyScope, type IdempotentOutcome, RetryAfterRace, saveIdempotentResponse, withIdempotency } from '../ingestion/idempotency';
 import { insertSourceEventAndJob, priorSourceEvent, queuedJobRow, sourceEventRow } from '../ingestion/source-event';
@@ -113,11 +113,7 @@ async function write(
       provider: DIRECT_PROVIDER,
       sentences_considered: 0,
       skipped: {},
-      compositional_pass_attempted: false,
-      compositional_pass_used: false,
-      compositional_entities: 0,
-      compositional_relationships: 0,
-      compositional_error: null,
+      ...COMPOSITIONAL_NOT_RUN,
     },
   };
   // the CPU work (claim, index analysis, entities) before the transaction takes its locks

@@ -24,7 +24,7 @@ import { nounPhrases } from './entities';
 import { isInstruction, overridesInstructions } from './instructions';
 import { type Antecedent, mentions, resolvePronoun, weSubject } from './pronouns';
 import { rewriteLater } from './third-person';
-import type { ExtractedMemory, ExtractionInput, ExtractionProvider, ExtractionResult } from './types';
+import { COMPOSITIONAL_NOT_RUN, type ExtractedMemory, type ExtractionInput, type ExtractionProvider, type ExtractionResult } from './types';
 import { type ClauseOptions, type ClauseOutcome, DEFAULT_VOICE, type Voice, analyseClause } from './clause-analysis';
 import { splitClauses, splitSentences } from './clauses';
 import { isSmallTalk, stripFillers } from './normalise';
@@ -230,11 +230,7 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
       provider: 'builtin',
       sentences_considered: sentencesConsidered,
       skipped,
-      compositional_pass_attempted: false,
-      compositional_pass_used: false,
-      compositional_entities: 0,
-      compositional_relationships: 0,
-      compositional_error: null,
+      ...COMPOSITIONAL_NOT_RUN,
     },
   };
 }

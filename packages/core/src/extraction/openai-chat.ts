@@ -19,7 +19,7 @@ import {
 } from '../llm/openai-compatible';
 import { EXTRACTION_SYSTEM_PROMPT, extractionUserPrompt } from './llm-prompt';
 import { parseModelJson, validateModelMemories } from './llm-output';
-import type { ExtractionInput, ExtractionProvider, ExtractionResult } from './types';
+import { COMPOSITIONAL_NOT_RUN, type ExtractionInput, type ExtractionProvider, type ExtractionResult } from './types';
 
 export interface OpenAIChatOptions extends OpenAICompatibleEndpoint {
   /** Sampling temperature; null leaves it to the server (some reasoning models accept only their default). */
@@ -65,11 +65,7 @@ export class OpenAIChatExtractor implements ExtractionProvider {
           sentences_considered: 0,
           skipped: validated.skipped,
           memories_proposed: validated.proposed,
-          compositional_pass_attempted: false,
-          compositional_pass_used: false,
-          compositional_entities: 0,
-          compositional_relationships: 0,
-          compositional_error: null,
+          ...COMPOSITIONAL_NOT_RUN,
         },
         usage: meter.snapshot(),
       };

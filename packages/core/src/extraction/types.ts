@@ -43,6 +43,15 @@ export interface ExtractionInput {
   domain?: string;
 }
 
+/** The compositional fields of a result's metadata before the compositional pass ran (the store step fills them). */
+export const COMPOSITIONAL_NOT_RUN = {
+  compositional_pass_attempted: false,
+  compositional_pass_used: false,
+  compositional_entities: 0,
+  compositional_relationships: 0,
+  compositional_error: null,
+} as const;
+
 export interface ExtractionResult {
   memories: ExtractedMemory[];
   /** Entities and relationships, when the provider found them itself; else the compositional pass reads the memories. */
