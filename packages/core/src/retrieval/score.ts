@@ -24,7 +24,7 @@
  * ("what do you know about the user?") matches every memory (isGeneralQuery).
  */
 import { analyze, contentWords } from '../text/terms';
-import { type WordVectors, cosine } from '../text/word-vectors';
+import { type WordVectors, cosine, dotEach } from '../text/word-vectors';
 import { type CandidateIndex, type LayeredRanked, type Ranked, bm25Scores } from './candidate-index';
 import { nearDuplicate } from './near-duplicates';
 import { orderUpdates } from './updates';
@@ -261,18 +261,18 @@ function scoreCandidates(
   }
   // semantic: the configured model's vectors where both sides have one, else the offline vectors
   const queryVector = idx.vectors === prepared.vectors ? prepared.vector : (idx.vectors?.embed(query) ?? null);
-  const dims = columns.dims;
   const useEmbedding = signals.embedding ?? null;
+  const offline = queryVector && queryVector.length === columns.dims ? dotEach(queryVector, columns.vectors, columns.hasVector, n) : null;
+  const embeddingFloor = signals.embeddingFloor ?? RELEVANCE_FLOOR.embedding;
   for (let i = 0; i < n; i++) {
-    const m = idx.memories[i];
-    let semantic = 0;
+    let semantic = offline ? offline[i] : 0;
     let floor: number = RELEVANCE_FLOOR.offline;
-    if (useEmbedding && m.embedding && m.embedding.length === useEmbedding.length) {
-      semantic = cosine(useEmbedding, m.embedding);
-      floor = signals.embeddingFloor ?? RELEVANCE_FLOOR.embedding;
-    } else if (queryVector && columns.hasVector[i]) {
-      const off = i * dims;
-      for (let d = 0; d < dims; d++) semantic += queryVector[d] * columns.vectors[off + d];
+    if (useEmbedding) {
+      const embedding = idx.memories[i].embedding;
+      if (embedding && embedding.length === useEmbedding.length) {
+        semantic = cosine(useEmbedding, embedding);
+        floor = embeddingFloor;
+      }
     }
     if (semantic >= floor) matched[i] = 1;
     if (semantic > 0) relevance[i] += w.semanticWeight * semantic;
