@@ -60,31 +60,6 @@ describe('HotTier: the prompt of each assistant passage', () => {
   });
 });
 
-describe('HotTier: a reply is found by the words of the prompt it quotes', () => {
-  const now = Date.parse('2026-06-01T00:00:00Z');
-  const set = new HotTier().build('u1', 1, [], null, [
-    passage({ message_index: 0, role: 'user', content: 'How should I pack my new portable power bank and wireless charging pad?' }),
-    passage({ message_index: 1, role: 'assistant', content: 'Keep them in a padded pouch and carry them in your hand luggage.' }),
-    passage({ message_index: 2, role: 'user', content: 'w '.repeat(70) + 'my old tripod is heavy' }),
-    passage({ message_index: 3, role: 'assistant', content: 'A carbon one weighs less.' }),
-  ]);
-  const terms = (i: number) => set.passageIndex!.memories[i].terms.split(' ');
-
-  it('indexes the stems of a prompt quoted whole with each reply, and not those of a shortened one', () => {
-    expect(terms(1)).toEqual(expect.arrayContaining(['pouch', 'power', 'charg']));
-    expect(terms(3)).not.toContain('tripod');
-    expect(terms(0)).not.toContain('pouch');
-  });
-
-  it('returns the reply, citing both messages, for a question in the prompt\'s words only', () => {
-    const ranked = rankLayers({ memories: set.index, passages: set.passageIndex }, 'any tips for my power bank?', {}, 10, now);
-    expect(ranked[0]).toMatchObject({ layer: 'passage', index: 1 });
-    expect(set.passageIndex!.memories[1].messages).toEqual([0, 1]);
-    // one item for the two messages: the prompt's own passage is not returned after the reply that quotes it
-    expect(ranked.map((r) => r.index)).not.toContain(0);
-  });
-});
-
 describe('HotTier: history passages', () => {
   it('indexes a superseded claim\'s words with the passage of its message, ranked below what is current', () => {
     const now = Date.parse('2026-06-01T00:00:00Z');

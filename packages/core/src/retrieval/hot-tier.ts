@@ -143,7 +143,7 @@ export class HotTier {
       vectors,
       rows.map(storedAnalysis),
     );
-    const { prompts, promptTerms } = promptsOf(passages);
+    const prompts = promptsOf(passages);
     const passageIndex =
       passages.length === 0
         ? null
@@ -162,12 +162,9 @@ export class HotTier {
             })),
             passages.map((p) => p.content),
             vectors,
-            passages.map((p, i) => {
+            passages.map((p) => {
               const stored = storedAnalysis(p);
-              // a reply is returned with the prompt it quotes whole, so it is found by the prompt's words too
-              // (a user's "my new power bank" and the reply's "battery" together answer "battery tips?")
-              const extra = [p.history_terms, promptTerms[i]].filter(Boolean).join(' ');
-              return extra ? { ...stored, terms: `${stored.terms ?? analyze(p.content).join(' ')} ${extra}` } : stored;
+              return p.history_terms ? { ...stored, terms: `${stored.terms ?? analyze(p.content).join(' ')} ${p.history_terms}` } : stored;
             }),
           );
     const set: HotUserSet = {
@@ -216,10 +213,9 @@ function storedAnalysis(r: { terms?: string | null; vector?: string | null; vect
 /**
  * For every assistant passage, the user message right before its message in the same source event, among the
  * passages loaded: a message whose memory was retired (other than superseded) is not loaded (loadPassages), so no
- * reply quotes it. `promptTerms` are the stems of a prompt quoted whole (its parts' stored stems), indexed with
- * the reply; null where there is no prompt or it is shortened.
+ * reply quotes it.
  */
-function promptsOf(passages: readonly PassageRow[]): { prompts: (PassagePrompt | null)[]; promptTerms: (string | null)[] } {
+function promptsOf(passages: readonly PassageRow[]): (PassagePrompt | null)[] {
   const userMessages = new Map<string, PassageRow[]>();
   for (const p of passages) {
     if (p.role !== 'user') continue;
@@ -228,24 +224,17 @@ function promptsOf(passages: readonly PassageRow[]): { prompts: (PassagePrompt |
     if (parts) parts.push(p);
     else userMessages.set(key, [p]);
   }
-  const made = new Map<string, { prompt: PassagePrompt; terms: string | null }>();
-  const promptTerms: (string | null)[] = [];
-  const prompts = passages.map((p) => {
-    promptTerms.push(null);
+  const made = new Map<string, PassagePrompt>();
+  return passages.map((p) => {
     if (p.role !== 'assistant') return null;
     const key = `${p.source_event_id}#${p.message_index - 1}`;
-    let known = made.get(key);
-    if (!known) {
-      const parts = userMessages.get(key);
-      if (!parts) return null;
-      const sorted = [...parts].sort((a, b) => a.part - b.part);
-      const prompt = promptOf(p.message_index - 1, sorted.map((x) => x.content).join(' '), parts[0].speaker);
-      const terms = prompt.whole ? sorted.map((x) => x.terms ?? analyze(x.content).join(' ')).join(' ') : null;
-      known = { prompt, terms };
-      made.set(key, known);
-    }
-    promptTerms[promptTerms.length - 1] = known.terms;
-    return known.prompt;
+    const known = made.get(key);
+    if (known) return known;
+    const parts = userMessages.get(key);
+    if (!parts) return null;
+    const text = [...parts].sort((a, b) => a.part - b.part).map((x) => x.content).join(' ');
+    const prompt = promptOf(p.message_index - 1, text, parts[0].speaker);
+    made.set(key, prompt);
+    return prompt;
   });
-  return { prompts, promptTerms };
 }
