@@ -387,3 +387,44 @@ describe('orderUpdates: for a question about the current state, the later of two
     expect(order(orderUpdates(ranked(0.8, 0.8 - far, 0.8 - 2 * far, 0.8 - 3 * far), counts, 'How many bikes do I currently own?'))).toEqual([1, 0, 3, 2]);
   });
 });
+
+describe('rankLayers: evidence from other messages before a second memory of the same message', () => {
+  // a and b come from one message (e1#0) unless b is given one of its own; c is from another conversation;
+  // d cites e1#0 and a message nothing else cites
+  const memories = (bMessages: number[]) =>
+    buildIndex(
+      [
+        { id: 'a', category: 'fact', importance: 0.5, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [0] },
+        { id: 'b', category: 'fact', importance: 0.5, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: bMessages },
+        { id: 'c', category: 'fact', importance: 0.5, agentId: null, createdAt: NOW, sourceEventId: 'e2', messages: [3] },
+        { id: 'd', category: 'fact', importance: 0.5, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [0, 4] },
+      ],
+      [
+        'The user went hiking in the Alps.',
+        'The user loved the Alps hiking trip with her sister.',
+        'The user is planning hiking in the Alps next year with a club of hikers from work and family.',
+        'The user bought boots for hiking in the Alps.',
+      ],
+      null,
+    );
+  const ranked = (bMessages: number[], limit = 10) => {
+    const idx = memories(bMessages);
+    return rankLayers({ memories: idx, passages: null }, 'alps hiking', {}, limit, NOW).map((x) => ({ id: idx.memories[x.index].id, relevance: x.relevance }));
+  };
+
+  it('lowers a memory whose every message a better item already cites, so nearly as relevant new evidence goes first', () => {
+    const own = ranked([7]);
+    expect(own.map((x) => x.id)).toEqual(['a', 'd', 'b', 'c']);
+    const shared = ranked([0]);
+    expect(shared.map((x) => x.id)).toEqual(['a', 'd', 'c', 'b']);
+    const score = (list: typeof own, id: string) => list.find((x) => x.id === id)!.relevance;
+    expect(score(shared, 'b')).toBeCloseTo(score(own, 'b') - RANKING.repeatPenalty, 6);
+    // data stays ordered by score
+    for (let i = 1; i < shared.length; i++) expect(shared[i].relevance).toBeLessThanOrEqual(shared[i - 1].relevance);
+  });
+
+  it('keeps the limit: the lowered memory gives its place to the other conversation', () => {
+    expect(ranked([7], 3).map((x) => x.id)).toEqual(['a', 'd', 'b']);
+    expect(ranked([0], 3).map((x) => x.id)).toEqual(['a', 'd', 'c']);
+  });
+});

@@ -180,12 +180,21 @@ export function rankLayers(
   const passageAt = new Map<string, number>();
   // the messages returned word for word (by a passage, or quoted whole by a reply)
   const shownMessages = new Set<string>();
-  const pickMemory = (r: Ranked, relevance: number): boolean => {
+  // memories whose every message a better item already cites, waiting at their lowered score (best first)
+  const repeats: Ranked[] = [];
+  const pickMemory = (r: Ranked, relevance: number, repeat = false): boolean => {
     if (pickedMemories.has(r.index)) return false;
     const m = memIdx.memories[r.index];
     // every message it was taken from is already returned word for word: the passage holds it
     if (m.messages?.length && m.messages.every((i) => shownMessages.has(key(m.sourceEventId, i)))) return false;
     for (const o of pickedMemories) if (nearDuplicate(memIdx.memories[o], m, texts?.[o], texts?.[r.index])) return false;
+    if (!repeat && m.messages?.length && m.messages.every((i) => coveredMessages.has(key(m.sourceEventId, i)))) {
+      const lowered = { index: r.index, relevance: relevance - RANKING.repeatPenalty };
+      let at = repeats.length;
+      while (at > 0 && repeats[at - 1].relevance < lowered.relevance) at--;
+      repeats.splice(at, 0, lowered);
+      return true;
+    }
     pickedMemories.add(r.index);
     for (const i of m.messages ?? []) coveredMessages.add(key(m.sourceEventId, i));
     out.push({ layer: 'memory', index: r.index, relevance });
@@ -193,7 +202,13 @@ export function rankLayers(
   };
   let a = 0;
   let b = 0;
-  while (out.length < limit && (a < mem.length || b < pas.length)) {
+  while (out.length < limit && (a < mem.length || b < pas.length || repeats.length > 0)) {
+    const next = Math.max(a < mem.length ? mem[a].relevance : -Infinity, b < pas.length ? pas[b].relevance : -Infinity);
+    if (repeats.length > 0 && repeats[0].relevance > next) {
+      const r = repeats.shift()!;
+      pickMemory(r, r.relevance, true);
+      continue;
+    }
     const takeMemory = b >= pas.length || (a < mem.length && mem[a].relevance >= pas[b].relevance);
     if (takeMemory) {
       pickMemory(mem[a], mem[a].relevance);

@@ -50,4 +50,9 @@ export const RANKING = {
    * for a question about the current state (`orderUpdates`).
    */
   updateMargin: 0.1,
+  /**
+   * Taken off a memory whose every message a better-ranked item already cites (`rankLayers`): it says more of
+   * what is already there, so an item with evidence of its own that is nearly as relevant goes first.
+   */
+  repeatPenalty: 0.05,
 } as const;
