@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { type LayeredRanked, PASSAGE_CATEGORY, RANKING, buildIndex, rankLayers } from './score';
+
+// rankLayers: the two layers merged into one list (docs/evidence-layer.md); score.test.ts covers scoring itself
+const NOW = Date.parse('2026-06-01T00:00:00Z');
+
+describe('rankLayers: memories and passages together', () => {
+  const memories = buildIndex(
+    [
+      { id: 'm0', category: 'fact', importance: 0.8, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [0] },
+      { id: 'm1', category: 'preference', importance: 0.6, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [2] },
+    ],
+    ['The user lives in Lisbon.', 'The user loves jazz.'],
+    null,
+  );
+  const passages = buildIndex(
+    [
+      { id: 'p0', category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [0] },
+      { id: 'p1', category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [1] },
+      { id: 'p2', category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [1] },
+      { id: 'p3', category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [2] },
+    ],
+    [
+      'I live in Lisbon, near the river.',
+      'To dilute tea tree oil, mix a few drops with a carrier oil such as coconut oil.',
+      'Tea tree oil should never be swallowed.',
+      'I love jazz and go to concerts in Lisbon.',
+    ],
+    null,
+  );
+
+  it('returns a passage no memory covers, with what the assistant said', () => {
+    const r = rankLayers({ memories, passages }, 'how do I dilute tea tree oil', {}, 10, NOW);
+    expect(r[0]).toMatchObject({ layer: 'passage', index: 1 });
+    // one passage per message
+    expect(r.filter((x) => x.layer === 'passage' && (x.index === 1 || x.index === 2))).toHaveLength(1);
+  });
+
+  it('leaves out a passage whose message a returned memory cites; keeps one no ranked memory covers', () => {
+    const r = rankLayers({ memories, passages }, 'where does the user live in Lisbon', {}, 10, NOW);
+    expect(r.map((x) => [x.layer, x.index])).toEqual([
+      ['memory', 0],
+      ['passage', 3],
+    ]);
+  });
+
+  it('lets a ranked memory from the same message stand in for its passage', () => {
+    const r = rankLayers({ memories, passages }, 'jazz concerts', {}, 10, NOW);
+    expect(r.map((x) => [x.layer, x.index])).toEqual([['memory', 1]]);
+  });
+
+  it("keeps passages out when the categories filter does not name 'conversation', and alone when it does", () => {
+    expect(rankLayers({ memories, passages }, 'tea tree oil', { categories: ['fact'] }, 10, NOW)).toEqual([]);
+    const only = rankLayers({ memories, passages }, 'tea tree oil Lisbon', { categories: [PASSAGE_CATEGORY] }, 10, NOW);
+    expect(only.length).toBeGreaterThan(0);
+    expect(only.every((x) => x.layer === 'passage')).toBe(true);
+  });
+
+  it('treats limit as a maximum and returns nothing for an unrelated query', () => {
+    expect(rankLayers({ memories, passages }, 'lisbon jazz tea oil', {}, 2, NOW)).toHaveLength(2);
+    expect(rankLayers({ memories, passages }, 'quantum chromodynamics', {}, 10, NOW)).toEqual([]);
+  });
+});
+
+describe('rankLayers: a reply that quotes its prompt', () => {
+  const memories = buildIndex([], [], null);
+  const passages = buildIndex(
+    [
+      { id: 'q', category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [0] },
+      // the reply quotes message 0 whole, so it stands for both messages
+      { id: 'a', category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [0, 1] },
+      { id: 'later', category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [2] },
+    ],
+    ['Which sushi knife should I buy?', 'For sushi, buy a yanagiba knife: its long single-bevel blade slices fish cleanly.', 'I bought the sushi knife.'],
+    null,
+  );
+
+  it('leaves out the prompt once the reply quoting it is returned', () => {
+    const r = rankLayers({ memories, passages }, 'which yanagiba sushi knife blade', {}, 10, NOW);
+    expect(r.map((x) => x.index)).toEqual([1, 2]);
+  });
+
+  it('puts the reply in the place of a prompt returned before it: the reply holds both', () => {
+    const r = rankLayers({ memories, passages }, 'which sushi knife should I buy', {}, 10, NOW);
+    expect(r.map((x) => x.index)).toEqual([1, 2]);
+    // the place and score the prompt earned
+    const promptOnly = rankLayers({ memories, passages }, 'which sushi knife should I buy', {}, 1, NOW);
+    expect(r[0].relevance).toBeGreaterThanOrEqual(promptOnly[0].relevance);
+  });
+});
+
+describe('rankLayers: one item per message, whichever ranks first', () => {
+  const memories = buildIndex(
+    [{ id: 'm', category: 'fact', importance: 0.9, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [0] }],
+    ['The user keeps bees.'],
+    null,
+  );
+  // the assistant's reply to message 0, quoting it whole
+  const passages = buildIndex(
+    [{ id: 'r', category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [0, 1] }],
+    ['Italian bees are gentle; three hives on a roof need a water source nearby, and honey is harvested in late summer.'],
+    null,
+  );
+
+  it('leaves out a memory whose messages were already returned word for word (quoted by a reply)', () => {
+    const r = rankLayers({ memories, passages }, 'italian bees hives honey roof', {}, 10, NOW);
+    expect(r.map((x) => [x.layer, x.index])).toEqual([['passage', 0]]);
+  });
+
+  it('keeps both when the memory ranks first: the reply says what the memory does not', () => {
+    const r = rankLayers({ memories, passages }, 'who keeps bees', {}, 10, NOW);
+    expect(r.map((x) => [x.layer, x.index])).toEqual([
+      ['memory', 0],
+      ['passage', 0],
+    ]);
+  });
+});
+
+describe('rankLayers: evidence from other messages before a second memory of the same message', () => {
+  // a and b come from one message (e1#0) unless b is given one of its own; c is from another conversation;
+  // d cites e1#0 and a message nothing else cites
+  const memories = (bMessages: number[]) =>
+    buildIndex(
+      [
+        { id: 'a', category: 'fact', importance: 0.5, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [0] },
+        { id: 'b', category: 'fact', importance: 0.5, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: bMessages },
+        { id: 'c', category: 'fact', importance: 0.5, agentId: null, createdAt: NOW, sourceEventId: 'e2', messages: [3] },
+        { id: 'd', category: 'fact', importance: 0.5, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [0, 4] },
+      ],
+      [
+        'The user went hiking in the Alps.',
+        'The user loved the Alps hiking trip with her sister.',
+        'The user is planning hiking in the Alps next year with a club of hikers from work and family.',
+        'The user bought boots for hiking in the Alps.',
+      ],
+      null,
+    );
+  const ranked = (bMessages: number[], limit = 10) => {
+    const idx = memories(bMessages);
+    return rankLayers({ memories: idx, passages: null }, 'alps hiking', {}, limit, NOW).map((x) => ({ id: idx.memories[x.index].id, relevance: x.relevance }));
+  };
+
+  it('lowers a memory whose every message a better item already cites, so nearly as relevant new evidence goes first', () => {
+    const own = ranked([7]);
+    expect(own.map((x) => x.id)).toEqual(['a', 'd', 'b', 'c']);
+    const shared = ranked([0]);
+    expect(shared.map((x) => x.id)).toEqual(['a', 'd', 'c', 'b']);
+    const score = (list: typeof own, id: string) => list.find((x) => x.id === id)!.relevance;
+    expect(score(shared, 'b')).toBeCloseTo(score(own, 'b') - RANKING.repeatPenalty, 6);
+    // data stays ordered by score
+    for (let i = 1; i < shared.length; i++) expect(shared[i].relevance).toBeLessThanOrEqual(shared[i - 1].relevance);
+  });
+
+  it('keeps the limit: the lowered memory gives its place to the other conversation', () => {
+    expect(ranked([7], 3).map((x) => x.id)).toEqual(['a', 'd', 'b']);
+    expect(ranked([0], 3).map((x) => x.id)).toEqual(['a', 'd', 'c']);
+  });
+});
