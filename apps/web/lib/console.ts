@@ -11,7 +11,7 @@ export function consoleDeps(rt: Runtime): ApiDeps {
     mailer = createMailer(rt.config.mail, rt.db, rt.log);
     mailers.set(rt, mailer);
   }
-  return { db: rt.db, log: rt.log, mailer, rateLimitDefaults: rt.config.quota.rateLimits, webhooks: rt.config.webhooks, retrieval: rt.retrieval };
+  return { db: rt.db, log: rt.log, mailer, rateLimitDefaults: rt.config.quota.rateLimits, webhooks: rt.config.webhooks, retrieval: rt.retrieval, limiter: rt.quota.limiter };
 }
 
 /** The development mailbox exists only when MEMORY_DEV_MAILBOX allows it (docs/console.md). */

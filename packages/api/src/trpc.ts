@@ -12,6 +12,7 @@ import {
   PASSPORT_COOKIE,
   type Principal,
   type RateLimitDefaults,
+  type RateLimiter,
   type RetrievalDeps,
   type WebhookSettings,
   adminActor,
@@ -41,6 +42,8 @@ export interface ApiDeps {
    * and an erasure flushes and forgets the user, as through the REST API.
    */
   retrieval?: RetrievalDeps;
+  /** The write-rate limiter: an erasure forgets the user's counter, as through the REST API. */
+  limiter?: Pick<RateLimiter, 'forget'>;
 }
 
 export interface Context extends ApiDeps {

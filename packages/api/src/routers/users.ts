@@ -20,5 +20,5 @@ export const usersRouter = router({
    */
   erase: adminProcedure
     .input(z.object({ external_user_id: externalUserId }))
-    .mutation(({ ctx, input }) => eraseUser({ db: ctx.db, retrieval: ctx.retrieval }, ctx.principal, input.external_user_id)),
+    .mutation(({ ctx, input }) => eraseUser({ db: ctx.db, retrieval: ctx.retrieval, limiter: ctx.limiter }, ctx.principal, input.external_user_id)),
 });

@@ -1,8 +1,9 @@
-/** eraseUser beside this process's retrieval state: buffered retrieval records and the hot tier. */
+/** eraseUser beside this process's state: buffered retrieval records, the hot tier and the write-rate limiter. */
 import { randomUUID } from 'node:crypto';
 import { endUsers, eq, retrievals } from '@memory/db';
 import { describe, expect, it } from 'vitest';
 import { apiKeyActor } from '../principal';
+import { userWriteKey } from '../quota/rate-limit';
 import { ActivityRecorder } from '../retrieval/activity';
 import { HotTier } from '../retrieval/hot-tier';
 import { createTenant } from '../tenants/tenants';
@@ -47,5 +48,15 @@ describe('eraseUser and the retrieval state of the process', () => {
     const receipt = await eraseUser({ db, retrieval: { hotTier, activity } }, principal, 'cached');
     expect(receipt.erased?.retrievals).toEqual([buffered.retrievalId]);
     expect(hotTier.get(ids[0], 0)).toBeNull();
+  });
+
+  it("forgets the user's write-rate counter after the commit, and a limiter that fails does not undo the erasure", async () => {
+    const db = database().db;
+    const { principal } = await tenantWithUsers('counted', 'limited');
+    const forgotten: string[][] = [];
+    await eraseUser({ db, limiter: { forget: async (keys) => void forgotten.push(keys) } }, principal, 'counted');
+    expect(forgotten).toEqual([[userWriteKey(principal.tenantId, 'counted')]]);
+    const receipt = await eraseUser({ db, limiter: { forget: () => Promise.reject(new Error('redis down')) } }, principal, 'limited');
+    expect(receipt.already_erased).toBe(false);
   });
 });

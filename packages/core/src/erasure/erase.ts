@@ -10,6 +10,7 @@ import { recordAudit } from '../audit/audit';
 import { Errors } from '../errors';
 import type { Principal } from '../principal';
 import type { ActivityRecorder } from '../retrieval/activity';
+import { type RateLimiter, userWriteKey } from '../quota/rate-limit';
 import type { HotTier } from '../retrieval/hot-tier';
 import type { ErasureReceipt } from '../schemas/erasure';
 import { forgetUser } from '../users';
@@ -21,6 +22,11 @@ export interface ErasureDeps {
   db: Db;
   /** This process's retrieval state: buffered retrieval records are written first, the hot tier's set dropped after. */
   retrieval?: { hotTier: HotTier; activity: ActivityRecorder };
+  /**
+   * The write-rate limiter, whose per-user counter key holds the external id: forgotten after the commit (in the
+   * database the plan's step removes it inside the transaction; Redis is outside it).
+   */
+  limiter?: Pick<RateLimiter, 'forget'>;
 }
 
 const receiptOf = (t: UserErasure, listing: Record<string, string[]> | null): ErasureReceipt => ({
@@ -96,5 +102,8 @@ export async function eraseUser(deps: ErasureDeps, principal: Principal, externa
   });
   if (userId) deps.retrieval?.hotTier.evict(userId);
   forgetUser(principal.tenantId, externalUserId);
+  // Not undone if this fails: the erasure is committed, and a Redis counter expires by itself within three
+  // windows (docs/erasure.md).
+  await deps.limiter?.forget([userWriteKey(principal.tenantId, externalUserId)]).catch(() => undefined);
   return receipt;
 }

@@ -4,6 +4,7 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sql } from '@memory/db';
 import { useMemoryDatabase } from '../testing/memory-database';
 import {
   DatabaseRateLimitStore,
@@ -66,11 +67,40 @@ async function sharedAcrossInstances(makeStore: () => RateLimitStore) {
   expect((await a.hit(rules, new Date('2026-11-22T10:01:00.000Z'))).allowed).toBe(true);
 }
 
+/**
+ * Forgetting a user's counter (erasure) removes what the store holds of it in this window and the ones before it
+ * that can still be held, and leaves other keys alone: the next hit counts from 1 again.
+ */
+async function forgetsEveryHeldWindow(store: RateLimitStore, held: (key: string, windowStart: Date) => Promise<boolean>) {
+  const limiter = new RateLimiter(store);
+  const tenant = crypto.randomUUID();
+  const limits = { user_writes_per_minute: 5, tenant_writes_per_minute: 100 };
+  const [, user] = writeRules(tenant, 'alice', limits);
+  const now = new Date('2026-11-22T10:02:10.000Z');
+  const windows = [0, 1, 2].map((back) => new Date(windowStartFor(now, 60).getTime() - back * 60_000));
+  for (const w of [...windows].reverse()) await store.increment([user.key, `t:${tenant}`], w, 60);
+  await limiter.hit(writeRules(tenant, 'alice', limits), now);
+  await limiter.forget([user.key], now);
+  for (const w of windows) expect(await held(user.key, w)).toBe(false);
+  expect(await held(`t:${tenant}`, windows[0])).toBe(true);
+  const again = await limiter.hit(writeRules(tenant, 'alice', limits), now);
+  expect(again.states.find((s) => s.name === 'user-writes')).toMatchObject({ remaining: 4 });
+  expect(again.states.find((s) => s.name === 'tenant-writes')).toMatchObject({ remaining: 97 });
+}
+
 describe('database store', () => {
   const testDatabase = useMemoryDatabase();
 
   it('is shared by two limiter instances', async () => {
     await sharedAcrossInstances(() => new DatabaseRateLimitStore(testDatabase().db));
+  });
+
+  it('forgets a key', async () => {
+    const { db } = testDatabase();
+    await forgetsEveryHeldWindow(new DatabaseRateLimitStore(db), async (key) => {
+      const found = await db.execute(sql`SELECT 1 FROM rate_limit_counters WHERE key = ${key}`);
+      return (Array.isArray(found) ? found : (found as { rows: unknown[] }).rows).length > 0;
+    });
   });
 });
 
@@ -87,5 +117,12 @@ describe('redis store', () => {
       clients.push(client);
       return new RedisRateLimitStore(client, prefix);
     });
+  });
+
+  it('forgets a key in every window it can still hold', async () => {
+    const prefix = `memory-test:${crypto.randomUUID()}:`;
+    const client = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
+    clients.push(client);
+    await forgetsEveryHeldWindow(new RedisRateLimitStore(client, prefix), async (key, w) => (await client.exists(`${prefix}${key}:${w.getTime()}`)) === 1);
   });
 });

@@ -33,6 +33,8 @@ export interface RateLimitDecision {
 export interface RateLimitStore {
   readonly kind: 'database' | 'redis';
   increment(keys: string[], windowStart: Date, windowSeconds: number): Promise<number[]>;
+  /** Removes the keys' counters of every window still held (erasure: a key can hold an `external_user_id`). */
+  forget(keys: string[], now: Date, windowSeconds: number): Promise<void>;
 }
 
 export const windowStartFor = (now: Date, windowSeconds: number): Date =>
@@ -64,6 +66,10 @@ export class RateLimiter {
       this.windowSeconds,
     );
     return decide(rules, counts, now, this.windowSeconds);
+  }
+
+  forget(keys: string[], now = new Date()): Promise<void> {
+    return keys.length === 0 ? Promise.resolve() : this.store.forget(keys, now, this.windowSeconds);
   }
 }
 
@@ -103,6 +109,15 @@ export class DatabaseRateLimitStore implements RateLimitStore {
     const byKey = new Map(result.map((r) => [r.key, Number(r.count)]));
     return keys.map((k) => byKey.get(k) ?? 0);
   }
+
+  async forget(keys: string[]): Promise<void> {
+    await this.db.execute(
+      sql`DELETE FROM rate_limit_counters WHERE key IN (${sql.join(
+        keys.map((k) => sql`${k}`),
+        sql`, `,
+      )})`,
+    );
+  }
 }
 
 /** Counters in Redis: `INCR` of a key per window, expiring after two windows; one round trip for all keys. */
@@ -126,6 +141,13 @@ export class RedisRateLimitStore implements RateLimitStore {
       if (err) throw err;
       return Number(value);
     });
+  }
+
+  async forget(keys: string[], now: Date, windowSeconds: number): Promise<void> {
+    // a window's key lives two windows after its last increment: this window's and the two before it can be held
+    const current = windowStartFor(now, windowSeconds).getTime();
+    const held = keys.flatMap((k) => [0, 1, 2].map((back) => `${this.prefix}${k}:${current - back * windowSeconds * 1000}`));
+    await this.redis.del(...held);
   }
 }
 
