@@ -361,4 +361,21 @@ describe('quotas on postgres only', () => {
     // the database counters of the first server were not used: it still accepts this user's write
     expect((await add(admin.withKey(t.api_key), 'shared', 'I live in Graz.')).body.status).toBe('queued');
   });
+
+  it("erasing a user deletes the user's counter from Redis, whichever server counted it", async () => {
+    if (!pg) throw new Error('no postgres server');
+    const env = { DATABASE_URL: url, MEMORY_REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', MEMORY_EMBEDDED_WORKER: 'off' };
+    extra.push(...(await Promise.all([startServer('postgres', env), startServer('postgres', env)])));
+    const admin = new Api(pg);
+    const t = await admin.createTenant();
+    await setPlan(admin, t.tenant_id, { plan: 'pro', overrides: { rate_limits: { user_writes_per_minute: 2 } } });
+    const [a, b] = extra.slice(-2).map((s) => new Api({ name: 'postgres', baseUrl: s.baseUrl, adminToken: s.adminToken }, t.api_key));
+    await startOfAMinute();
+    expect([(await add(a, 'leaving', 'I live in Vienna.')).body.status, (await add(b, 'leaving', 'I live in Graz.')).body.status]).toEqual(['queued', 'queued']);
+    expect((await b.delete('/v1/users/leaving')).status).toBe(200);
+    // the same window: with the counter kept, this third write would be L1
+    const again = [(await add(a, 'leaving', 'I live in Linz.')).body.status, (await add(a, 'leaving', 'I live in Wels.')).body.status];
+    expect(again).toEqual(['queued', 'queued']);
+    expect((await add(b, 'leaving', 'I live in Steyr.')).body.status).toBe('L1');
+  });
 });

@@ -176,15 +176,23 @@ async function accept(
   let userId: string;
   if (!ctx.idem) {
     // Common path, one round trip: the event and its job in one statement (atomic on its own).
+    const insertFor = async (uid: string) => {
+      const { event, job } = rowsFor(uid);
+      return insertSourceEventAndJob(db, event, job).catch((err: unknown) => {
+        if (describeError(err).err_code !== FOREIGN_KEY_VIOLATION) throw err;
+        return null;
+      });
+    };
     userId = await ensureUser(db, auth.tenantId, body.external_user_id, { cache: true });
-    const { event, job } = rowsFor(userId);
-    const inserted = await insertSourceEventAndJob(db, event, job).catch((err: unknown) => {
-      // The cached user was erased (possibly by another process): forget it and try again with a new row.
-      if (describeError(err).err_code !== FOREIGN_KEY_VIOLATION) throw err;
+    let inserted = await insertFor(userId);
+    if (inserted === null) {
+      // The cached user was erased (possibly by another process): forget it and insert again for a new row.
+      // Here, not by running the whole add again: this add is already counted against the rate limit and budget.
       forgetUser(auth.tenantId, body.external_user_id);
-      return 0;
-    });
-    if (inserted === 0) throw new RetryAfterRace();
+      userId = await ensureUser(db, auth.tenantId, body.external_user_id, { cache: true });
+      inserted = await insertFor(userId);
+    }
+    if (!inserted) throw new RetryAfterRace();
   } else {
     userId = await db.transaction(async (tx) => {
       const uid = await ensureUser(tx, auth.tenantId, body.external_user_id);
