@@ -346,15 +346,22 @@ describe('quotas on postgres only', () => {
     expect(res.body).toMatchObject({ processing_status: 'normal', processing_eta_seconds: null });
   });
 
-  it('holds a write rate across two server processes sharing Redis', async () => {
+  /** Two more server processes on the same database and Redis, a tenant with the given per-user write rate, and the start of a minute. */
+  async function twoServersSharingRedis(userWritesPerMinute: number) {
     if (!pg) throw new Error('no postgres server');
     const env = { DATABASE_URL: url, MEMORY_REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', MEMORY_EMBEDDED_WORKER: 'off' };
-    extra.push(...(await Promise.all([startServer('postgres', env), startServer('postgres', env)])));
+    const started = await Promise.all([startServer('postgres', env), startServer('postgres', env)]);
+    extra.push(...started);
     const admin = new Api(pg);
     const t = await admin.createTenant();
-    await setPlan(admin, t.tenant_id, { plan: 'pro', overrides: { rate_limits: { user_writes_per_minute: 3 } } });
-    const [a, b] = extra.map((s) => new Api({ name: 'postgres', baseUrl: s.baseUrl, adminToken: s.adminToken }, t.api_key));
+    await setPlan(admin, t.tenant_id, { plan: 'pro', overrides: { rate_limits: { user_writes_per_minute: userWritesPerMinute } } });
+    const [a, b] = started.map((s) => new Api({ name: 'postgres', baseUrl: s.baseUrl, adminToken: s.adminToken }, t.api_key));
     await startOfAMinute();
+    return { admin, t, a, b };
+  }
+
+  it('holds a write rate across two server processes sharing Redis', async () => {
+    const { admin, t, a, b } = await twoServersSharingRedis(3);
     const statuses = [];
     for (const api of [a, b, a, b]) statuses.push((await add(api, 'shared', 'I live in Vienna.')).body.status);
     expect(statuses).toEqual(['queued', 'queued', 'queued', 'L1']);
@@ -363,14 +370,7 @@ describe('quotas on postgres only', () => {
   });
 
   it("erasing a user deletes the user's counter from Redis, whichever server counted it", async () => {
-    if (!pg) throw new Error('no postgres server');
-    const env = { DATABASE_URL: url, MEMORY_REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', MEMORY_EMBEDDED_WORKER: 'off' };
-    extra.push(...(await Promise.all([startServer('postgres', env), startServer('postgres', env)])));
-    const admin = new Api(pg);
-    const t = await admin.createTenant();
-    await setPlan(admin, t.tenant_id, { plan: 'pro', overrides: { rate_limits: { user_writes_per_minute: 2 } } });
-    const [a, b] = extra.slice(-2).map((s) => new Api({ name: 'postgres', baseUrl: s.baseUrl, adminToken: s.adminToken }, t.api_key));
-    await startOfAMinute();
+    const { a, b } = await twoServersSharingRedis(2);
     expect([(await add(a, 'leaving', 'I live in Vienna.')).body.status, (await add(b, 'leaving', 'I live in Graz.')).body.status]).toEqual(['queued', 'queued']);
     expect((await b.delete('/v1/users/leaving')).status).toBe(200);
     // the same window: with the counter kept, this third write would be L1
