@@ -9,8 +9,8 @@ import { type Db, type UserErasure, and, desc, eq, rows, sql, userErasures } fro
 import { recordAudit } from '../audit/audit';
 import { Errors } from '../errors';
 import type { Principal } from '../principal';
-import type { ActivityRecorder } from '../retrieval/activity';
 import { type RateLimiter, userWriteKey } from '../quota/rate-limit';
+import type { ActivityRecorder } from '../retrieval/activity';
 import type { HotTier } from '../retrieval/hot-tier';
 import type { ErasureReceipt } from '../schemas/erasure';
 import { forgetUser } from '../users';

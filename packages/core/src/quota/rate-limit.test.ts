@@ -2,9 +2,9 @@
  * Limiter math, and the two stores shared by two limiter instances (as two server processes would): the database
  * store on an in-memory PGlite with the real migrations, and the Redis store on the Redis at 127.0.0.1:6379.
  */
+import { sql } from '@memory/db';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sql } from '@memory/db';
 import { useMemoryDatabase } from '../testing/memory-database';
 import {
   DatabaseRateLimitStore,
