@@ -59,4 +59,24 @@ describe('eraseUser and the retrieval state of the process', () => {
     const receipt = await eraseUser({ db, limiter: { forget: () => Promise.reject(new Error('redis down')) } }, principal, 'limited');
     expect(receipt.already_erased).toBe(false);
   });
+
+  it('runs its transaction again when PostgreSQL ends it as a deadlock victim, and gives up on other errors', async () => {
+    const db = database().db;
+    const { principal } = await tenantWithUsers('contended', 'broken');
+    // the first transaction fails as a deadlock victim would: rolled back, SQLSTATE 40P01
+    const failingFirst = (code: string, times: number) => {
+      let left = times;
+      return new Proxy(db, {
+        get: (target, prop, receiver) =>
+          prop === 'transaction'
+            ? (fn: Parameters<typeof db.transaction>[0]) => (left-- > 0 ? Promise.reject(Object.assign(new Error('deadlock detected'), { code })) : target.transaction(fn))
+            : Reflect.get(target, prop, receiver),
+      });
+    };
+    const receipt = await eraseUser({ db: failingFirst('40P01', 2) }, principal, 'contended');
+    expect(receipt.already_erased).toBe(false);
+    await expect(eraseUser({ db: failingFirst('23505', 1) }, principal, 'broken')).rejects.toThrow('deadlock detected');
+    await expect(eraseUser({ db: failingFirst('40P01', 3) }, principal, 'broken')).rejects.toThrow('deadlock detected');
+    expect((await eraseUser({ db }, principal, 'broken')).already_erased).toBe(false);
+  });
 });

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { type Db, type UserErasure, and, desc, eq, rows, sql, userErasures } from '@memory/db';
 import { recordAudit } from '../audit/audit';
 import { Errors } from '../errors';
+import { describeError } from '../logger';
 import type { Principal } from '../principal';
 import { type RateLimiter, userWriteKey } from '../quota/rate-limit';
 import type { ActivityRecorder } from '../retrieval/activity';
@@ -43,11 +44,31 @@ const receiptOf = (t: UserErasure, listing: Record<string, string[]> | null): Er
  * Erases the user. A user erased before, with nothing held since, answers the earlier receipt (`already_erased`);
  * an id the tenant never sent (nothing held, no tombstone) is 404.
  */
+/** SQLSTATE deadlock_detected and serialization_failure: PostgreSQL rolled the transaction back; running it again is safe. */
+const RETRYABLE = new Set(['40P01', '40001']);
+
+/**
+ * Runs the erasure's transaction again (three tries in all) when PostgreSQL chose it as the victim of a deadlock.
+ * One can form with a job's store step that is running at the same moment: the step holds its job row and waits
+ * to reference the user row, which the erasure holds while it waits to delete that job row. PostgreSQL ends one of
+ * the two; when it ends the erasure, the next try finds the job's memories committed and erases them too.
+ */
+async function retryOnConflict<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      const code = describeError(err).err_code;
+      if (attempt >= 3 || !code || !RETRYABLE.has(code)) throw err;
+    }
+  }
+}
+
 export async function eraseUser(deps: ErasureDeps, principal: Principal, externalUserId: string, now = new Date()): Promise<ErasureReceipt> {
   // A retrieval record still in this process's buffer would otherwise be written after the user is gone.
   await deps.retrieval?.activity.flush();
   const idHash = externalUserIdSha256(externalUserId);
-  const { receipt, userId } = await deps.db.transaction(async (tx) => {
+  const { receipt, userId } = await retryOnConflict(() => deps.db.transaction(async (tx) => {
     // Locked first: a job's write that references the user waits for this transaction and then fails on the
     // missing row, so nothing it stores can outlive the erasure.
     const [user] = await rows<{ id: string }>(
@@ -99,7 +120,7 @@ export async function eraseUser(deps: ErasureDeps, principal: Principal, externa
       details: { records: total, sha256: made.sha256 },
     });
     return { receipt: made, userId: target.userId };
-  });
+  }));
   if (userId) deps.retrieval?.hotTier.evict(userId);
   forgetUser(principal.tenantId, externalUserId);
   // Not undone if this fails: the erasure is committed, and a Redis counter expires by itself within three
