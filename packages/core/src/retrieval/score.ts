@@ -25,7 +25,7 @@
  */
 import { analyze, contentWords } from '../text/terms';
 import { type WordVectors, cosine, dotEach } from '../text/word-vectors';
-import { type CandidateIndex, type LayeredRanked, type Ranked, bm25Scores } from './candidate-index';
+import { type CandidateIndex, type IndexedMemory, type LayeredRanked, type Ranked, bm25Scores } from './candidate-index';
 import { nearDuplicate } from './near-duplicates';
 import { orderUpdates } from './updates';
 import { MEMORY_WEIGHTS, PASSAGE_WEIGHTS, RANKING, type LayerWeights } from './weights';
@@ -140,7 +140,9 @@ export const PASSAGE_CATEGORY = 'conversation';
  * what the agent needs; the passage is the evidence). One passage per message. A reply that quotes its
  * prompt whole (its `messages` are [prompt, reply]) covers the prompt's message too: the prompt's passage is
  * not returned after it, and one returned before it gives the reply its place. A memory all of whose messages
- * were already returned word for word is left out (one item per message, whichever ranks first).
+ * were already returned word for word is left out (one item per message, whichever ranks first); one all of whose
+ * messages a better-ranked item already cites waits `RANKING.repeatPenalty` lower, so nearly as relevant
+ * evidence from other messages goes first.
  */
 export function rankLayers(
   layers: { memories: CandidateIndex; memoryTexts?: readonly string[]; passages: CandidateIndex | null },
@@ -182,13 +184,18 @@ export function rankLayers(
   const shownMessages = new Set<string>();
   // memories whose every message a better item already cites, waiting at their lowered score (best first)
   const repeats: Ranked[] = [];
+  // whether every message a memory was taken from is in `messages`
+  const allIn = (m: IndexedMemory, messages: Set<string>) => {
+    const own = m.messages ?? [];
+    return own.length > 0 && own.every((i) => messages.has(key(m.sourceEventId, i)));
+  };
   const pickMemory = (r: Ranked, relevance: number, repeat = false): boolean => {
     if (pickedMemories.has(r.index)) return false;
     const m = memIdx.memories[r.index];
     // every message it was taken from is already returned word for word: the passage holds it
-    if (m.messages?.length && m.messages.every((i) => shownMessages.has(key(m.sourceEventId, i)))) return false;
+    if (allIn(m, shownMessages)) return false;
     for (const o of pickedMemories) if (nearDuplicate(memIdx.memories[o], m, texts?.[o], texts?.[r.index])) return false;
-    if (!repeat && m.messages?.length && m.messages.every((i) => coveredMessages.has(key(m.sourceEventId, i)))) {
+    if (!repeat && allIn(m, coveredMessages)) {
       const lowered = { index: r.index, relevance: relevance - RANKING.repeatPenalty };
       let at = repeats.length;
       while (at > 0 && repeats[at - 1].relevance < lowered.relevance) at--;
