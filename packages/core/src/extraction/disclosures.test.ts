@@ -88,6 +88,12 @@ describe('questions and requests keep what they say about the user', () => {
       ["What's a good birthday gift for my sister who loves rock climbing?", "The user's sister loves rock climbing."],
       // a reminder in question form is a statement
       ['Remember when I adopted two kittens from the shelter?', 'The user adopted two kittens from the shelter.'],
+      // … also where it ends a longer sentence, after a dash or a comma
+      [
+        "I can't wait to start the new job, it's been a long search - remember when I got the offer of $95,000 from Acme?",
+        'The user got the offer of $95,000 from Acme.',
+      ],
+      ["It's been a busy spring, remember how I signed up for 3 pottery classes?", 'The user signed up for 3 pottery classes.'],
     ],
     observedAt,
   );
@@ -117,6 +123,9 @@ describe('disclosures.ts helpers', () => {
     expect(embeddedStatements('Any tips for a first-time runner like me?')).toEqual(['I am a first-time runner']);
     expect(embeddedStatements('Which tent should I buy because my kids want to camp?')).toEqual(['my kids want to camp']);
     expect(embeddedStatements('As I mentioned, what time is it in Tokyo?')).toEqual([]);
+    // mid-sentence only "remember"/"recall": "…, know how I …" is a request more often than a reminder
+    expect(embeddedStatements('Could you explain, you know how I always mix up the tenses?')).toEqual([]);
+    expect(embeddedStatements('Thanks - do you recall that my brother is a pilot?')).toEqual(['my brother is a pilot']);
   });
 
   it('questionSpeaksOfUser', () => {

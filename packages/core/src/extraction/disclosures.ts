@@ -66,8 +66,16 @@ const LIKE_ME = /\b(?:for|to) (an? [^,.!?]{2,50}?|someone (?:who|with|that)[^,.!
 /** A first-person reason inside a question or a request. */
 const REASON =
   /\b(?:since|because|cause|cuz|as|given that|now that|considering(?: that)?|seeing as|especially since|especially as)\s+(?!i (?:mentioned|said|was saying|understand|see it|recall|remember|know)\b|far as|soon as|long as|well as|much as)((?:i|i'm|i've|i'd|im|ive|my|we|we're|we've|our)\b[^?,;]{6,})/gi;
-/** "Remember when I adopted two kittens …?", "Do you remember that my sister …": a reminder, not a question. */
-const REMINDER = /^(?:(?:do|did) you |you |as you )?(?:remember|recall|know) (?:when|that|how) ((?:i|i've|i'm|i'd|my|we|we've|our)\b[^?]{6,})/i;
+/**
+ * "Remember when I adopted two kittens …?", "Do you remember that my sister …": a reminder, not a question. Also
+ * after a dash, a colon, a semicolon or a comma, ending a longer sentence ("it's been a long search - remember
+ * when I got the offer from Acme?"); there only "remember"/"recall", since "…, know how I …" is usually a request.
+ */
+const REMINDER = new RegExp(
+  String.raw`(?:^(?:(?:do|did) you |you |as you )?(?:remember|recall|know)|(?:[,;:]|\s[-–—]+)\s*(?:(?:do|did) you |you )?(?:remember|recall)) (?:when|that|how) ` +
+    String.raw`((?:i|i've|i'm|i'd|my|we|we've|our)\b[^?]{6,})`,
+  'i',
+);
 /** "my sister who loves hiking", "my dog that barks at strangers". */
 const MY_WHO = new RegExp(
   String.raw`\bmy ((?:(?:older|younger|little|big|best|new|old) )*(?:${FAMILY_WORDS}|${OTHER_REL_WORDS}|dog|cat|puppy|kitten|pet)) (?:who|that) ((?:is|was|has|had|loves|likes|hates|lives|works|needs|wants|gets|can|cannot|can't|doesn't|does not|isn't|is not|[a-z]+s)\b[^?,;]{3,})`,
