@@ -17,6 +17,8 @@
  *   linked to (compositional pass); feedback: 0.05 × tanh(feedback_score), from retrieval feedback;
  *   answer kind (both layers): + 0.03 when the question asks for a number, a weekday or a point in time
  *   (`answerPattern`) and the item holds one.
+ * The query is scored without the wording of a request for advice ("any suggestions?", "can you recommend …";
+ * scaffolding.ts); the current-state reordering (updates.ts) reads it whole.
  *
  * Relevance floor: an item is a candidate only when it shares a stem with the query, is linked to an entity
  * the query names, or its semantic similarity reaches RELEVANCE_FLOOR. Importance and recency order what
@@ -27,6 +29,7 @@ import { analyze, contentWords } from '../text/terms';
 import { type WordVectors, cosine, dotEach } from '../text/word-vectors';
 import { type CandidateIndex, type IndexedMemory, type LayeredRanked, type Ranked, bm25Scores } from './candidate-index';
 import { nearDuplicate } from './near-duplicates';
+import { withoutRequestWording } from './scaffolding';
 import { orderUpdates } from './updates';
 import { MEMORY_WEIGHTS, PASSAGE_WEIGHTS, RANKING, type LayerWeights } from './weights';
 
@@ -154,14 +157,16 @@ export function rankLayers(
 ): LayeredRanked[] {
   const pool = limit * 2 + 5;
   now = timelineNow(now, layers.memories, layers.passages);
+  // scored without the wording of a request for advice (scaffolding.ts)
+  const scored = withoutRequestWording(query);
   // the query is analysed once for both layers (they share the offline word vectors)
-  const prepared = prepareQuery(layers.memories, query);
-  const mem = scoreCandidates(layers.memories, MEMORY_WEIGHTS, query, filters, pool, now, signals, prepared);
+  const prepared = prepareQuery(layers.memories, scored);
+  const mem = scoreCandidates(layers.memories, MEMORY_WEIGHTS, scored, filters, pool, now, signals, prepared);
   const wantPassages =
     layers.passages && !prepared.general && (!filters.categories?.length || filters.categories.includes(PASSAGE_CATEGORY));
   const pas =
     wantPassages && layers.passages
-      ? scoreCandidates(layers.passages, PASSAGE_WEIGHTS, query, { ...filters, categories: undefined }, pool, now, signals, prepared)
+      ? scoreCandidates(layers.passages, PASSAGE_WEIGHTS, scored, { ...filters, categories: undefined }, pool, now, signals, prepared)
       : [];
   const memIdx = layers.memories;
   const texts = layers.memoryTexts;

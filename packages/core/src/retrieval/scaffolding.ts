@@ -1,0 +1,30 @@
+/**
+ * The wording of a request for advice, taken out of a query before it is scored: "Any suggestions?", "Can you
+ * recommend …", "I've been thinking about …", "I'm not sure which one to choose". Those words say that the user
+ * asks, not what about, and the memory layer is full of them ("The user asked: can you recommend any good moving
+ * companies?", "The user was thinking about the user's schedule"), so a short memory that shares three of them
+ * outranked the one message that shares the topic ("cocktail", "Denver"). What is left is scored; a query that is
+ * nothing but the request keeps its words.
+ */
+const SCAFFOLDING = new RegExp(
+  [
+    // "any suggestions?", "do you have any tips", "got any ideas on …"
+    String.raw`\b(?:(?:do|would) you have |(?:have you )?got )?any (?:suggestions?|recommendations?|tips|ideas|advice|thoughts|pointers)\b`,
+    // "can you suggest", "could you recommend some", "can you give me some tips on"
+    String.raw`\b(?:can|could|would|will) you (?:please )?(?:suggest|recommend|give me|offer|share|provide)(?: (?:me|us))?(?: (?:some|a few|any|a couple of))?(?: (?:suggestions?|recommendations?|tips|ideas|advice|pointers)(?: (?:on|for|about))?)?\b`,
+    // "I've been thinking about", "I was thinking of", "I'm considering"
+    String.raw`\bi(?:'ve| have)? (?:been |was |am |'m )?(?:thinking (?:about|of)|wondering (?:if|whether|about)?|considering)\b`,
+    // "I'm not sure which one to choose / where to start"
+    String.raw`\bi(?:'m| am) not sure (?:which(?: one)?|what|where|how) to (?:choose|pick|get|start|go|begin)\b`,
+    // "what do you suggest / recommend", "what would you recommend"
+    String.raw`\bwhat (?:do|would|can) you (?:suggest|recommend)\b`,
+  ].join('|'),
+  'gi',
+);
+
+/** The query with the wording of a request for advice taken out; the query itself when nothing else is left. */
+export function withoutRequestWording(query: string): string {
+  const rest = query.replace(/[’‘]/g, "'").replace(SCAFFOLDING, ' ').replace(/\s+/g, ' ').trim();
+  const left = rest.replace(/\b(?:i|me|my|some|something|anything|a|an|the|for|on|to|that|what|any|can|you|please|thanks)\b/gi, '');
+  return /[\p{L}\p{N}]{3,}/u.test(left) ? rest : query;
+}
