@@ -10,10 +10,12 @@ const SCAFFOLDING = new RegExp(
   [
     // "any suggestions?", "do you have any tips", "got any ideas on …"
     String.raw`\b(?:(?:do|would) you have |(?:have you )?got )?any (?:suggestions?|recommendations?|tips|ideas|advice|thoughts|pointers)\b`,
-    // "can you suggest", "could you recommend some", "can you give me some tips on"
-    String.raw`\b(?:can|could|would|will) you (?:please )?(?:suggest|recommend|give me|offer|share|provide)(?: (?:me|us))?(?: (?:some|a few|any|a couple of))?(?: (?:suggestions?|recommendations?|tips|ideas|advice|pointers)(?: (?:on|for|about))?)?\b`,
-    // "I've been thinking about", "I was thinking of", "I'm considering"
-    String.raw`\bi(?:'ve| have)? (?:been |was |am |'m )?(?:thinking (?:about|of)|wondering (?:if|whether|about)?|considering)\b`,
+    // "can you suggest", "could you recommend some", "can you give me some tips on", "(if) you could suggest"
+    String.raw`\b(?:(?:can|could|would|will) you|you (?:can|could|would|might))(?: please)? (?:suggest|recommend|give me|offer|share|provide)(?: (?:me|us))?(?: (?:some|a few|any|a couple of))?(?: (?:suggestions?|recommendations?|tips|ideas|advice|pointers)(?: (?:on|for|about))?)?\b`,
+    // "I've been thinking about", "I was thinking of", "I'm considering" (not "was I thinking of …?")
+    String.raw`\bi(?:'ve been|'d been|'m| have been| had been| am| was) (?:thinking (?:about|of)|considering)\b`,
+    // "(I was) wondering if": the words around it are stop words
+    String.raw`\bwondering(?: (?:if|whether|about))?\b`,
     // "I'm not sure which one to choose / where to start"
     String.raw`\bi(?:'m| am) not sure (?:which(?: one)?|what|where|how) to (?:choose|pick|get|start|go|begin)\b`,
     // "what do you suggest / recommend", "what would you recommend"
