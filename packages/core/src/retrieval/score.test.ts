@@ -122,6 +122,23 @@ describe('rankCandidates', () => {
   });
 });
 
+describe('rankCandidates: ties', () => {
+  it('keeps the memory of the earlier message first, whatever the ids', () => {
+    const at = NOW - 86_400_000;
+    const idx = buildIndex(
+      [
+        // same job, same moment, same score: the ids alone would put m-a (message 6) first
+        { id: 'm-a', category: 'fact', importance: 0.5, agentId: null, createdAt: at, sourceEventId: 'e1', messages: [6] },
+        { id: 'm-b', category: 'fact', importance: 0.5, agentId: null, createdAt: at, sourceEventId: 'e1', messages: [0] },
+      ],
+      ['The user is planning the trip with friends.', 'The user is planning a trip with friends.'],
+      null,
+    );
+    // near-duplicates: the one kept is the earlier message's, in every run
+    expect(rankCandidates(idx, 'planning a trip', {}, 10, NOW).map((r) => r.index)).toEqual([1]);
+  });
+});
+
 describe('rankCandidates: semantic signal', () => {
   it("uses the configured model's vectors when the memory and the query both have one", () => {
     const idx = buildIndex(

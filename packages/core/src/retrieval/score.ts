@@ -366,7 +366,11 @@ export function timelineNow(now: number, ...indexes: (CandidateIndex | null)[]):
   return Number.isFinite(newest) ? Math.min(now, newest) : now;
 }
 
-/** Result order: relevance desc, then said later first, then newer first, then id. */
+/**
+ * Result order: relevance desc, then said later first, then newer first, then taken from an earlier message first
+ * (two memories a job stored together from one conversation), then id. Random ids decide only between items of
+ * the same message, so a ranking does not change from one run to the next on a tie.
+ */
 function better(idx: CandidateIndex, relevance: number, i: number, other: Ranked): boolean {
   if (relevance !== other.relevance) return relevance > other.relevance;
   const said = idx.columns.said;
@@ -374,5 +378,8 @@ function better(idx: CandidateIndex, relevance: number, i: number, other: Ranked
   const a = idx.memories[i];
   const b = idx.memories[other.index];
   if (a.createdAt !== b.createdAt) return a.createdAt > b.createdAt;
+  const am = a.messages?.[0] ?? -1;
+  const bm = b.messages?.[0] ?? -1;
+  if (am !== bm) return am < bm;
   return a.id < b.id;
 }
