@@ -40,10 +40,6 @@ const receiptOf = (t: UserErasure, listing: Record<string, string[]> | null): Er
   already_erased: listing === null,
 });
 
-/**
- * Erases the user. A user erased before, with nothing held since, answers the earlier receipt (`already_erased`);
- * an id the tenant never sent (nothing held, no tombstone) is 404.
- */
 /** SQLSTATE deadlock_detected and serialization_failure: PostgreSQL rolled the transaction back; running it again is safe. */
 const RETRYABLE = new Set(['40P01', '40001']);
 
@@ -64,6 +60,10 @@ async function retryOnConflict<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Erases the user. A user erased before, with nothing held since, answers the earlier receipt (`already_erased`);
+ * an id the tenant never sent (nothing held, no tombstone) is 404.
+ */
 export async function eraseUser(deps: ErasureDeps, principal: Principal, externalUserId: string, now = new Date()): Promise<ErasureReceipt> {
   // A retrieval record still in this process's buffer would otherwise be written after the user is gone.
   await deps.retrieval?.activity.flush();

@@ -6,6 +6,11 @@
  * outranked the one message that shares the topic ("cocktail", "Denver"). What is left is scored; a query that is
  * nothing but the request keeps its words.
  */
+import { contentWords } from '../text/terms';
+
+/** Words that, beside stop words, leave nothing to search for ("Can you recommend something?"). */
+const FILLER = new Set(['something', 'anything', 'please', 'thanks']);
+
 const SCAFFOLDING = new RegExp(
   [
     // "any suggestions?", "do you have any tips", "got any ideas on …"
@@ -27,6 +32,5 @@ const SCAFFOLDING = new RegExp(
 /** The query with the wording of a request for advice taken out; the query itself when nothing else is left. */
 export function withoutRequestWording(query: string): string {
   const rest = query.replace(/[’‘]/g, "'").replace(SCAFFOLDING, ' ').replace(/\s+/g, ' ').trim();
-  const left = rest.replace(/\b(?:i|me|my|some|something|anything|a|an|the|for|on|to|that|what|any|can|you|please|thanks)\b/gi, '');
-  return /[\p{L}\p{N}]{3,}/u.test(left) ? rest : query;
+  return contentWords(rest).some((w) => !FILLER.has(w)) ? rest : query;
 }
