@@ -85,19 +85,33 @@ function onRequest(req: IncomingMessage, res: ServerResponse): void {
   void handle(req, res);
 }
 
-/** Node answers a request it cannot parse before any handler runs; oversized headers get a problem+json 431. */
+/** Sockets already answered by `onClientError`, in their lingering close. */
+const lingering = new WeakSet<Socket>();
+/** How long an answered socket is read (and what arrives discarded) before it is closed. */
+const LINGER_MS = 5_000;
+
+/**
+ * Node answers a request it cannot parse before any handler runs; oversized headers get a problem+json 431.
+ * The answer is followed by a lingering close, as nginx does: a client still sending a body behind the rejected
+ * headers would otherwise write into a closed socket, get a connection reset and lose the answer. What arrives
+ * meanwhile is discarded (Node's parser fails on it again; those errors are ignored), and the socket is closed
+ * when the client closes it or after `LINGER_MS`.
+ */
 function onClientError(err: Error & { code?: string }, socket: Socket): void {
+  if (lingering.has(socket)) return;
   if (!socket.writable || err.code === 'ECONNRESET') {
     socket.destroy();
     return;
   }
+  let response = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
   if (err.code === 'HPE_HEADER_OVERFLOW') {
     const p = problemParts(Errors.headersTooLarge());
     const head = Object.entries(p.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-    socket.end(`HTTP/1.1 431 Request Header Fields Too Large\r\n${head}Connection: close\r\n\r\n${p.body}`);
-    return;
+    response = `HTTP/1.1 431 Request Header Fields Too Large\r\n${head}Connection: close\r\n\r\n${p.body}`;
   }
-  socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  lingering.add(socket);
+  socket.end(response);
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }
 
 /**

@@ -5,6 +5,7 @@
  * trusted proxy forwarded the request.
  */
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { servers } from './client';
 import { type RunningServer, type ServerInfo, startServer, tempDataDir } from './server';
@@ -70,6 +71,32 @@ describe.each(servers())('the front door on $name', (server) => {
   it('answers 431 headers_too_large as problem+json for headers over 16 KiB', async () => {
     const res = await send(server, 'GET', '/v1/health', { 'x-padding': 'a'.repeat(20_000) });
     expectProblem(res, 431, 'headers_too_large');
+  });
+
+  it('keeps reading a body sent behind oversized headers after its 431, so the client is not reset', async () => {
+    // a raw socket: the 431 arrives while the client is still sending; the body that follows it must not make
+    // the server reset the connection (a client writing then loses the answer: ECONNRESET / EPIPE)
+    const { hostname, port } = new URL(server.baseUrl);
+    // allowHalfOpen: the client goes on writing after the server's FIN, as an HTTP client sending a body does
+    const socket = connect({ port: Number(port), host: hostname, allowHalfOpen: true });
+    const errors: string[] = [];
+    socket.on('error', (err: Error & { code?: string }) => errors.push(err.code ?? err.message));
+    let answer = '';
+    const answered = new Promise<void>((resolve) => socket.on('data', (d) => (answer += d.toString()) && resolve()));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(`POST /v1/memories?pad=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2000000\r\n\r\n`);
+    await answered;
+    expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+    // more of the body, written after the answer, in pieces, as a slow client would
+    for (let i = 0; i < 10 && errors.length === 0; i++) {
+      await new Promise<void>((resolve) => socket.write(Buffer.alloc(64 * 1024, 120), () => resolve()));
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    socket.end();
+    await closed;
+    expect(errors).toEqual([]);
+    expect(answer).toContain('"code":"headers_too_large"');
   });
 });
 
