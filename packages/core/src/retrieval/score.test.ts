@@ -249,13 +249,21 @@ describe('orderUpdates: for a question about the current state, the later of two
     expect(order(r)).toEqual([2, 0, 1]);
     // membership stays; the item moved up takes the score of the one it overtook, so the list stays ordered
     expect(r.map((x) => x.relevance)).toEqual([0.83, 0.83, 0.82]);
-    for (const q of ['How many bikes do I own now?', 'What is the latest number of bikes I own?', 'Do I still own three bikes?']) {
+    for (const q of [
+      'How many bikes do I own now?',
+      'What is the latest number of bikes I own?',
+      'Do I still own three bikes?',
+      // a comparison with the past asks about the present too
+      'Do I own more bikes than before?',
+      'Do I own fewer bikes than I did previously?',
+      'Do I own more bikes than I used to?',
+    ]) {
       expect(order(orderUpdates(ranked(0.83, 0.82, 0.78), bikes, q))).toEqual([2, 0, 1]);
     }
   });
 
   it('keeps the order for a question that does not ask for the current state', () => {
-    for (const q of ['How many bikes do I own?', 'How many bikes did I own before the trip?', 'What bikes did I buy?']) {
+    for (const q of ['How many bikes do I own?', 'How many bikes did I own before the trip?', 'What bikes did I buy?', 'Did I own more bikes than my brother?']) {
       expect(order(orderUpdates(ranked(0.83, 0.82, 0.78), bikes, q))).toEqual([0, 1, 2]);
     }
   });
@@ -276,6 +284,25 @@ describe('orderUpdates: for a question about the current state, the later of two
     const three = layers(['The user plays in the recreational volleyball league on Mondays.', 'x', 'The volleyball team won.']);
     // recreational + volleyball + league: one of three shared is not enough
     expect(order(orderUpdates(ranked(0.8, 0.76, 0.72), three, 'What is my current record in the recreational volleyball league?'))).toEqual([0, 1, 2]);
+  });
+
+  it('takes as the update, of the later items that qualify, the one that says most of what the earlier one says', () => {
+    // the two later statements come from one conversation, so the first cannot be overtaken by the second
+    const club = layers(
+      ['The user says their chess club results are improving.', 'x', 'The user is bringing a friend to the chess club.', 'The user says their chess results are improving this season, six wins and one loss.'],
+      ['e0', 'e1', 'e2', 'e2'],
+    );
+    expect(order(orderUpdates(ranked(0.8, 0.79, 0.78, 0.74), club, 'What are my current chess club results?'))).toEqual([3, 0, 1, 2]);
+    // what counts is what they share outside the question: both later items share two stems with the earlier
+    // one, but only the second shares one the question does not have ("well")
+    const ladder = layers(
+      ['The user is doing well in the tennis ladder.', 'x', 'The user wants to invite a coworker to the tennis ladder.', 'The user is doing well at tennis, ranked fourth.'],
+      ['e0', 'e1', 'e2', 'e2'],
+    );
+    expect(order(orderUpdates(ranked(0.8, 0.79, 0.78, 0.74), ladder, 'What is my current rank in the tennis ladder?'))).toEqual([3, 0, 1, 2]);
+    // on a tie in what they share, the better-ranked one
+    const tie = layers(['The user has two cats.', 'x', 'The user has three cats.', 'The user has four cats.'], ['e0', 'e1', 'e2', 'e2']);
+    expect(order(orderUpdates(ranked(0.8, 0.79, 0.78, 0.74), tie, 'How many cats do I have now?'))).toEqual([2, 0, 1, 3]);
   });
 
   it('puts the last of a chain of updates first; each item moves once', () => {

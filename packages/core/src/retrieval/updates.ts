@@ -6,9 +6,11 @@ import { RANKING } from './weights';
 
 /**
  * A question that asks for the current state ("what is my current …", "… currently working at?", "… now?",
- * "the latest …", "most recently", "still", "anymore"): the one kind of question `orderUpdates` reorders for.
+ * "the latest …", "most recently", "still", "anymore"), or compares it with the past ("more often than before",
+ * "less than I used to"): the one kind of question `orderUpdates` reorders for.
  */
-const CURRENT_STATE = /\b(?:current(?:ly)?|now|these days|nowadays|latest|most recent(?:ly)?|still|any ?more|at the moment|at present|presently)\b/i;
+const CURRENT_STATE =
+  /\b(?:current(?:ly)?|now|these days|nowadays|latest|most recent(?:ly)?|still|any ?more|at the moment|at present|presently|than (?:(?:i|we|you|he|she|they|it) (?:did|used to|was|were|had) )?(?:before|previously|earlier|in the past))\b|\bthan (?:i|we|you|he|she|they|it) used to\b/i;
 
 /**
  * Knowledge updates at read time, for a question that asks for the current state (CURRENT_STATE): of two
@@ -17,9 +19,10 @@ const CURRENT_STATE = /\b(?:current(?:ly)?|now|these days|nowadays|latest|most r
  * in October). Where the claim grammar (conflicts/claims.ts) recognised the change, the older item is already
  * inactive or ranked as history; this covers what it cannot read.
  *
- * An earlier-said item is overtaken by the best-ranked later-said item from another source event that shares
- * at least one of the question's stems, and at least half of those the earlier item matches, and whose
- * relevance is at most `RANKING.updateMargin` below. The item that moves up takes the score of the one it
+ * An earlier-said item is overtaken by a later-said item from another source event that shares at least one of
+ * the question's stems, and at least half of those the earlier item matches, and whose relevance is at most
+ * `RANKING.updateMargin` below; of several, by the one that repeats most of its stems outside the question
+ * (the best-ranked on a tie). The item that moves up takes the score of the one it
  * overtook, so the list stays ordered by score (`relevance_score` is the final score). Each item is overtaken
  * once and moves once, so the items between move down one place per update; an item that moved can be
  * overtaken by its own later update (three bikes, then four, then five: five first). The list's members never
@@ -40,7 +43,7 @@ export function orderUpdates<T extends LayeredRanked>(
     const m = idx.memories[r.index];
     const matched = new Set<string>();
     for (const t of termSet(m)) if (queryTerms.has(t)) matched.add(t);
-    return { said: idx.columns.said[r.index], event: m.sourceEventId ?? null, matched };
+    return { said: idx.columns.said[r.index], event: m.sourceEventId ?? null, matched, terms: termSet(m) };
   };
   const items = out.map((r) => ({ r, ...info(r) }));
   const sameTopic = (older: (typeof items)[number], newer: (typeof items)[number]) => {
@@ -49,7 +52,7 @@ export function orderUpdates<T extends LayeredRanked>(
     for (const t of older.matched) if (newer.matched.has(t)) shared++;
     return shared > 0 && shared * 2 >= older.matched.size;
   };
-  // each earlier-said item is overtaken by at most one later one (its update: the best-ranked that qualifies),
+  // each earlier-said item is overtaken by at most one later one (its update: see below),
   // and each later item moves once, so the items between them move down one place per update; an update can
   // be overtaken in turn by its own (three, then four, then five bikes: five first)
   const moved = new Set<(typeof items)[number]>();
@@ -58,13 +61,19 @@ export function orderUpdates<T extends LayeredRanked>(
     const a = items[j];
     let update = -1;
     if (!overtaken.has(a)) {
-      // the list is ordered by relevance, so a is the most relevant item b would move above
+      // the list is ordered by relevance, so a is the most relevant item b would move above; of the later items
+      // that qualify, a's update is the one that repeats most of what a says beyond the question's words (the
+      // best-ranked on a tie): for "what are my chess club results?", "my chess club results are improving" is
+      // updated by "my chess results are improving this season, six wins", not by "I'm bringing a friend to
+      // the chess club"
+      let overlap = -1;
       for (let i = j + 1; i < items.length; i++) {
         const b = items[i];
         if (a.r.relevance - b.r.relevance > RANKING.updateMargin) break;
         if (!moved.has(b) && a.said < b.said && a.event !== b.event && sameTopic(a, b)) {
-          update = i;
-          break;
+          let shared = 0;
+          for (const t of b.terms) if (a.terms.has(t) && !queryTerms.has(t)) shared++;
+          if (shared > overlap) [update, overlap] = [i, shared];
         }
       }
     }
