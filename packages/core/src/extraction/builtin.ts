@@ -4,7 +4,8 @@
  *
  * Pipeline: user messages → sentences (. ! ? newlines) → clauses (", and I", " and I ", "; ",
  * " but I ", comma splices that start a new first-person or "we" subject, a question's statement part,
- * a leading "As a nurse," role) → openers set aside (fillers, topics, scenes: disclosures.ts) → pronouns
+ * a leading "As a nurse," role) → a count's left-out noun restored from earlier in the message ("I've knitted
+ * three so far" after "scarves": ellipsis.ts) → openers set aside (fillers, topics, scenes: disclosures.ts) → pronouns
  * resolved (pronouns.ts) → skip filters → present time anchored (now.ts) → third-person rewrite
  * ("I'm a vegetarian" → "The user is a vegetarian.") → category, importance, confidence. A skipped
  * question or request still gives what it states on the side (disclosures.ts), and a short fragment
@@ -23,6 +24,7 @@ import { embeddedStatements, plainRequest, questionSpeaksOfUser } from './disclo
 import { nounPhrases } from './entities';
 import { isInstruction, overridesInstructions } from './instructions';
 import { type Antecedent, mentions, resolvePronoun, weSubject } from './pronouns';
+import { restoreCountedNoun } from './ellipsis';
 import { rewriteLater } from './third-person';
 import { COMPOSITIONAL_NOT_RUN, type ExtractedMemory, type ExtractionInput, type ExtractionProvider, type ExtractionResult } from './types';
 import { type ClauseOptions, type ClauseOutcome, DEFAULT_VOICE, type Voice, analyseClause } from './clause-analysis';
@@ -184,13 +186,17 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
       keep(index, { ...memory, content: needs && context ? withContext(memory.content, context) : memory.content });
       kept++;
     };
+    // what the message said before the clause: a count that leaves out what it counts takes it from there
+    let earlier = '';
     for (const sentence of splitSentences(text)) {
       sentencesConsidered++;
       if (override || isInstruction(sentence.text)) {
         bump('instruction');
         continue;
       }
-      for (const clause of splitClauses(sentence)) {
+      for (const split of splitClauses(sentence)) {
+        const clause = { ...split, text: restoreCountedNoun(split.text, earlier) };
+        earlier += `${split.text} `;
         const outcome = analyseClause(clause, voice, opts);
         if (!voice.named) antecedents.push(...mentions(clause.text, index));
         if (outcome.kind === 'memory') {
