@@ -12,6 +12,7 @@ describe('restoreCountedNoun: a count that leaves out what it counts', () => {
     ['I have planted twelve this spring', 'My garden has lots of tulips.', 'I have planted twelve tulips this spring'],
     ["I've managed to read 14 since January", 'I joined a club for mystery novels.', "I've managed to read 14 mystery novels since January"],
     ['I have two', 'Do you like board games?', 'I have two board games'],
+    ["I've finished three so far", "I've been reading mystery novels.", "I've finished three mystery novels so far"],
   ])('%s (after "%s")', (clause, earlier, expected) => {
     expect(restoreCountedNoun(clause, earlier)).toBe(expected);
   });
@@ -23,6 +24,8 @@ describe('restoreCountedNoun: a count that leaves out what it counts', () => {
     ['I turned 30 this year', 'My friends threw me parties.'],
     ['I am 40 now', 'My kids keep asking about birthdays.'],
     ['I woke up at 6 today', 'I have two dogs.'],
+    ['I finished 2nd this season', 'I ran three races.'],
+    ['I scored 12 this season', 'I love basketball games.'],
     // "one" stands for a thing ("I have one already"), and a plural after it would be wrong
     ['I have one already', "I've been looking at laptops and tablets."],
     ['I have 1 already', "I've been looking at laptops and tablets."],

@@ -22,8 +22,9 @@ import nlp from 'compromise';
 
 const NUMBER = String.raw`(?:(?!1\b)\d+(?:,\d{3})*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|a hundred|a dozen|a couple|a few|several|dozens|hundreds)`;
 const TO_DATE = String.raw`(?:so far|now|already|to date|in total|total|altogether|by now|until now|at this point|this (?:year|month|week|season|summer|winter|spring|fall|autumn)|since\b)`;
-/** Verbs whose number is not a count of something said before: age, time, score. */
-const NOT_COUNT = /^(?:am|was|were|be|been|is|turned|turn|turning|aged|woke|wake|scored|finished|placed|came|ranked|weigh|weighed)$/i;
+/** Verbs whose number is not a count of something said before: age, time, score, weight (an ordinal such as
+ * "finished 2nd" is no count either, and NUMBER does not match it). */
+const NOT_COUNT = /^(?:am|was|were|be|been|is|turned|turn|turning|aged|woke|wake|scored|score|weigh|weighed)$/i;
 const ELLIPTIC = new RegExp(
   String.raw`^(I(?:'ve| have| had|'d)?(?: (?:already|now|just|finally|even|also|actually|managed to|been able to))* ([a-z]+) )(${NUMBER})( (?:of them|of those|of these))?(?![\d,.]*\d)(?=(?: ${TO_DATE}| ?[,.;!](?!\d)| ?$))`,
   'i',

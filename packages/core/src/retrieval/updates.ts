@@ -22,8 +22,8 @@ const CURRENT_STATE =
  * An earlier-said item is overtaken by a later-said item from another source event that shares at least one of
  * the question's stems, and at least half of those the earlier item matches, and whose relevance is at most
  * `RANKING.updateMargin` below; of several, by the one that repeats most of its stems outside the question
- * (the best-ranked on a tie). The item that moves up takes the score of the one it
- * overtook, so the list stays ordered by score (`relevance_score` is the final score). Each item is overtaken
+ * (the best-ranked on a tie). The item that moves up takes the score of the one it overtook, so the list stays
+ * ordered by score (`relevance_score` is the final score). Each item is overtaken
  * once and moves once, so the items between move down one place per update; an item that moved can be
  * overtaken by its own later update (three bikes, then four, then five: five first). The list's members never
  * change, only their order. Other questions keep the order as scored: measured, reordering every question
