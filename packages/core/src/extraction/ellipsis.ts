@@ -33,10 +33,11 @@ const ELLIPTIC = new RegExp(
 /** The thing last counted in the plural in `earlier` ("vinyl records"), or null. */
 export function lastPluralNoun(earlier: string): string | null {
   if (!earlier.trim()) return null;
-  const terms = nlp(earlier)
+  type Term = { normal: string; tags: string[] };
+  const terms: Term[] = nlp(earlier)
     .terms()
     .json()
-    .map((t: { terms: { normal: string; text: string; tags: string[] }[] }) => t.terms[0]);
+    .map((t: { terms: Term[] }) => t.terms[0]);
   for (let i = terms.length - 1; i >= 0; i--) {
     const t = terms[i];
     // the last noun said, not counting dates ("per month") and pronouns, must be the plural: after "tips on
@@ -44,11 +45,13 @@ export function lastPluralNoun(earlier: string): string | null {
     if (!t.tags.includes('Noun') || t.tags.includes('Pronoun') || t.tags.includes('Possessive') || t.tags.includes('Date')) continue;
     if (!t.tags.includes('Plural') || !/^[a-z-]+$/.test(t.normal)) return null;
     const before = terms[i - 1];
-    const modifier =
-      before && /^[a-z-]+$/.test(before.normal) && !/ing$/.test(before.normal) && (before.tags.includes('Adjective') || before.tags.includes('Noun')) && !before.tags.includes('Pronoun') && !before.tags.includes('Possessive')
-        ? `${before.normal} `
-        : '';
-    return `${modifier}${t.normal}`;
+    const modifies =
+      before !== undefined &&
+      /^[a-z-]+$/.test(before.normal) &&
+      !before.normal.endsWith('ing') &&
+      before.tags.some((tag) => tag === 'Adjective' || tag === 'Noun') &&
+      !before.tags.some((tag) => tag === 'Pronoun' || tag === 'Possessive');
+    return modifies ? `${before.normal} ${t.normal}` : t.normal;
   }
   return null;
 }

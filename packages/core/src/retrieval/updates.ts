@@ -41,9 +41,10 @@ export function orderUpdates<T extends LayeredRanked>(
   const info = (r: T) => {
     const idx = r.layer === 'memory' ? layers.memories : layers.passages!;
     const m = idx.memories[r.index];
+    const terms = termSet(m);
     const matched = new Set<string>();
-    for (const t of termSet(m)) if (queryTerms.has(t)) matched.add(t);
-    return { said: idx.columns.said[r.index], event: m.sourceEventId ?? null, matched, terms: termSet(m) };
+    for (const t of terms) if (queryTerms.has(t)) matched.add(t);
+    return { said: idx.columns.said[r.index], event: m.sourceEventId ?? null, matched, terms };
   };
   const items = out.map((r) => ({ r, ...info(r) }));
   const sameTopic = (older: (typeof items)[number], newer: (typeof items)[number]) => {
