@@ -189,6 +189,11 @@ describe.each(servers())('console on $name', (server) => {
     expect(foreignHistory.status).toBe(404);
     expect((await cb.query('writers.list')).body.result.data).toEqual([]);
     expect((await cb.query('apiKeys.list')).body.result.data.map((k: any) => k.name)).toEqual(['default']);
+    // settings are the admin's own tenant's: B's change leaves A's as they were
+    expect((await ca.mutate('tenantSettings.update', { payload_retention_days: 90 })).status).toBe(200);
+    expect((await cb.query('tenantSettings.get')).body.result.data.settings.payload_retention_days).toBe(30);
+    expect((await cb.mutate('tenantSettings.update', { payload_retention_days: null })).status).toBe(200);
+    expect((await a.api.get('/v1/tenant/settings')).body.data.payload_retention_days).toBe(90);
     expect((await cb.query('reviews.list', { limit: 100 })).body.result.data.items).toEqual([]);
     expect(await cb.query('overview.get').then((r) => r.body.result.data)).toMatchObject({ source_events: 0, end_users: 0, active_memories: 0, service_writers: 0 });
     const foreignRevoke = await cb.mutate('apiKeys.revoke', { key_id: aKeys.body.data[0].id });
@@ -287,6 +292,12 @@ describe.runIf(servers().some((s) => s.name === 'postgres'))('console sessions a
     const keyId = created.body.result.data.id;
     await c.mutate('apiKeys.revoke', { key_id: keyId });
     await c.mutate('writers.create', { service_key: 'billing', display_name: 'Billing', authority_rules: { default_priority: 5, categories: {} } });
+    const settings = await c.mutate('tenantSettings.update', { payload_retention_days: 7, review_before_write: { categories: ['health', 'fact'] } });
+    expect(settings.status).toBe(400);
+    expect(settings.body.error.data.fieldErrors[0].path).toBe('review_before_write.categories.0');
+    const changed = await c.mutate('tenantSettings.update', { payload_retention_days: 7, review_before_write: { categories: ['fact'] } });
+    expect(changed.body.result.data).toEqual({ payload_retention_days: 7, review_before_write: { categories: ['fact'], below_authority: null } });
+    expect((await c.query('tenantSettings.get')).body.result.data.settings).toEqual(changed.body.result.data);
 
     const token = (c.cookie as string).split('=')[1];
     const sessions = await sql`SELECT token_hash FROM sessions WHERE subject_id = ${admin.admin_id}`;
@@ -297,7 +308,8 @@ describe.runIf(servers().some((s) => s.name === 'postgres'))('console sessions a
     expect(codes.length).toBe(0);
 
     const audit = await sql`SELECT actor, action, target_id, details FROM audit_log WHERE tenant_id = ${tenant.tenant_id} ORDER BY created_at, action`;
-    expect(audit.map((a) => a.action).sort()).toEqual(['api_key.created', 'api_key.revoked', 'console.sign_in', 'service_writer.created']);
+    expect(audit.map((a) => a.action).sort()).toEqual(['api_key.created', 'api_key.revoked', 'console.sign_in', 'service_writer.created', 'tenant_settings.changed']);
+    expect(audit.find((a) => a.action === 'tenant_settings.changed')?.details).toMatchObject({ payload_retention_days_from: 30, payload_retention_days_to: 7 });
     for (const a of audit) expect(a.actor).toBe(`admin:${admin.admin_id}`);
     expect(audit.find((a) => a.action === 'api_key.revoked')?.target_id).toBe(keyId);
     const text = JSON.stringify(audit);

@@ -5,7 +5,7 @@ import { memoriesRouter } from './routers/memories';
 import { overviewRouter } from './routers/overview';
 import { passportRouter } from './routers/passport';
 import { reviewsRouter } from './routers/reviews';
-import { apiKeysRouter, writersRouter } from './routers/settings';
+import { apiKeysRouter, tenantSettingsRouter, writersRouter } from './routers/settings';
 import { sourceEventsRouter } from './routers/source-events';
 import { usageRouter } from './routers/usage';
 import { usersRouter } from './routers/users';
@@ -23,6 +23,7 @@ export const appRouter = router({
   usage: usageRouter,
   writers: writersRouter,
   apiKeys: apiKeysRouter,
+  tenantSettings: tenantSettingsRouter,
   webhooks: webhooksRouter,
   /** The consent app (docs/passport.md): its own cookie session, never the console's. */
   passport: passportRouter,

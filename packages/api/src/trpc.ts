@@ -102,10 +102,12 @@ const t = initTRPC.context<Context>().create({
     const api = apiErrorOf(error);
     const expected = api !== null || error.code !== 'INTERNAL_SERVER_ERROR';
     const issues = (error.cause as { issues?: { path?: PropertyKey[]; message: string }[] } | undefined)?.issues;
+    const invalidInput = api === null && error.code === 'BAD_REQUEST' && Array.isArray(issues);
     return {
       ...shape,
-      // Unexpected errors may quote SQL or parameters: the browser gets a generic message.
-      message: expected ? shape.message : 'An unexpected error occurred.',
+      // Unexpected errors may quote SQL or parameters: the browser gets a generic message. An input that fails
+      // its schema gets a sentence, not the schema library's JSON; what is wrong is in `fieldErrors`.
+      message: !expected ? 'An unexpected error occurred.' : invalidInput ? 'Some of the input is not valid.' : shape.message,
       data: {
         code: shape.data.code,
         httpStatus: shape.data.httpStatus,
@@ -113,7 +115,7 @@ const t = initTRPC.context<Context>().create({
         apiCode: api?.code ?? null,
         fieldErrors:
           api?.extra.errors ??
-          (error.code === 'BAD_REQUEST' && Array.isArray(issues)
+          (invalidInput
             ? issues.map((i) => ({ path: (i.path ?? []).map(String).join('.') || '(input)', message: i.message }))
             : null),
       },

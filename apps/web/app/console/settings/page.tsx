@@ -1,11 +1,12 @@
 'use client';
-/** Settings: service writers (list, create) and API keys (list, create — shown once — and revoke). */
+/** Settings: API keys (list, create — shown once — and revoke), service writers (list, create) and memory settings (payload retention, review before write). */
 import { MEMORY_CATEGORIES } from '@memory/core/browser';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ConsoleShell } from '../_lib/shell';
 import { errorMessage, useTRPC } from '../_lib/trpc';
 import { ErrorNote, Loading, OneTimeSecret, buttonClass, inputClass, secondaryButtonClass, when } from '../_lib/ui';
+import { MemorySettings } from './memory-settings';
 
 function Writers() {
   const trpc = useTRPC();
@@ -234,6 +235,7 @@ export default function SettingsPage() {
       <div className="space-y-6">
         <ApiKeys />
         <Writers />
+        <MemorySettings />
       </div>
     </ConsoleShell>
   );
