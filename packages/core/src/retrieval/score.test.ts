@@ -262,9 +262,63 @@ describe('orderUpdates: for a question about the current state, the later of two
     }
   });
 
-  it('keeps the order for a question that does not ask for the current state', () => {
-    for (const q of ['How many bikes do I own?', 'How many bikes did I own before the trip?', 'What bikes did I buy?', 'Did I own more bikes than my brother?']) {
+  it('keeps the order for a question that does not ask for the current state or the latest count', () => {
+    for (const q of [
+      'How many bikes do I own?',
+      'How many bikes did I own before the trip?',
+      'What bikes did I buy?',
+      'Did I own more bikes than my brother?',
+    ]) {
       expect(order(orderUpdates(ranked(0.83, 0.82, 0.78), bikes, q))).toEqual([0, 1, 2]);
+    }
+  });
+
+  it('answers a count question with the latest running total: only a later item that restates one overtakes', () => {
+    const poems = layers(['The user has drafted five poems for the chapbook so far.', 'x', 'The user has finished twelve poems for the chapbook in total.']);
+    for (const q of ['How many poems have I written for the chapbook?', 'What is the total number of poems for my chapbook?']) {
+      expect(order(orderUpdates(ranked(0.8, 0.77, 0.75), poems, q))).toEqual([2, 0, 1]);
+    }
+    // a later total overtakes an earlier item that states none; "since I started" makes a count a total too
+    const moths = layers(['The user keeps a log of the moths that visit the user’s balcony light.', 'x', 'A tiger moth on the balcony brought the user’s moth tally to 41.']);
+    expect(order(orderUpdates(ranked(0.8, 0.77, 0.75), moths, 'How many moths have I logged on my balcony?'))).toEqual([2, 0, 1]);
+    const laps = layers(['The user swam 20 laps of the lake last summer.', 'x', 'The user has swum 64 laps of the lake since starting open-water training.']);
+    expect(order(orderUpdates(ranked(0.8, 0.77, 0.75), laps, 'How many laps of the lake have I swum?'))).toEqual([2, 0, 1]);
+    // not a total: one more occurrence, no count, or only a date or a year
+    for (const later of [
+      'The user wrote two poems for the chapbook on the train.',
+      'The user enjoys writing poems for the chapbook in the evening.',
+      'On 12 March 2024 the user said: "the chapbook poems are coming along so far".',
+      'The user started the chapbook poems in 2019 and has kept at it so far.',
+    ]) {
+      const l = layers(['The user has drafted five poems for the chapbook so far.', 'x', later]);
+      expect(order(orderUpdates(ranked(0.8, 0.77, 0.75), l, 'How many poems have I written for the chapbook?'))).toEqual([0, 1, 2]);
+    }
+    // one of the question's words in common is too little for a total: another tally of poems
+    const other = layers(['The user writes poems in a notebook.', 'x', 'The user has read 30 poems by Mary Oliver so far.']);
+    expect(order(orderUpdates(ranked(0.8, 0.77, 0.75), other, 'How many poems have I written?'))).toEqual([0, 1, 2]);
+    // a count question that is not about the present, or counts time or times, keeps the order
+    for (const q of [
+      'How many poems had I written for the chapbook before the reading?',
+      'How many poems did I write for the chapbook in 2023?',
+      'How many months have passed since I wrote poems for the chapbook?',
+      'How many times have I written poems for the chapbook?',
+    ]) {
+      expect(order(orderUpdates(ranked(0.8, 0.77, 0.75), poems, q))).toEqual([0, 1, 2]);
+    }
+  });
+
+  it('answers a question about a change with the latest change said', () => {
+    const marta = layers(['The user’s cousin Marta moved to a flat in Leeds.', 'x', 'Marta just moved again, to a cottage outside York with her partner.']);
+    for (const q of ['Where did my cousin Marta move to?', 'Where has Marta moved?']) {
+      expect(order(orderUpdates(ranked(0.8, 0.77, 0.75), marta, q))).toEqual([2, 0, 1]);
+    }
+    const laptop = layers(['The user upgraded the laptop to 16 GB of memory.', 'x', 'The user upgraded the laptop memory again, to 32 GB.']);
+    expect(order(orderUpdates(ranked(0.8, 0.77, 0.75), laptop, 'What did I upgrade my laptop memory to?'))).toEqual([2, 0, 1]);
+    // the later item tells no change, or the question asks where from, or for the first one
+    const stays = layers(['The user’s cousin Marta moved to a flat in Leeds.', 'x', 'The user’s cousin Marta loves the flat in Leeds and its garden.']);
+    expect(order(orderUpdates(ranked(0.8, 0.77, 0.75), stays, 'Where did my cousin Marta move to?'))).toEqual([0, 1, 2]);
+    for (const q of ['Where did Marta move from?', 'Where did Marta move first?', 'Where did Marta move to two years ago?']) {
+      expect(order(orderUpdates(ranked(0.8, 0.77, 0.75), marta, q))).toEqual([0, 1, 2]);
     }
   });
 

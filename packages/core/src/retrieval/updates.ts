@@ -1,4 +1,4 @@
-/** Knowledge updates at read time (score.ts, rankLayers): for a question about the current state, later-said items first. */
+/** Knowledge updates at read time (score.ts, rankLayers): for a question about the current state, a running total or a change, later-said items first. */
 import { analyze } from '../text/terms';
 import type { CandidateIndex, LayeredRanked } from './candidate-index';
 import { termSet } from './near-duplicates';
@@ -7,35 +7,107 @@ import { RANKING } from './weights';
 /**
  * A question that asks for the current state ("what is my current …", "… currently working at?", "… now?",
  * "the latest …", "most recently", "still", "anymore"), or compares it with the past ("more often than before",
- * "less than I used to"): the one kind of question `orderUpdates` reorders for.
+ * "less than I used to"): with count and change questions not anchored in the past, the kinds of question
+ * `orderUpdates` reorders for (`updateRule`).
  */
 const CURRENT_STATE =
   /\b(?:current(?:ly)?|now|these days|nowadays|latest|most recent(?:ly)?|still|any ?more|at the moment|at present|presently|than (?:(?:i|we|you|he|she|they|it) (?:did|used to|was|were|had) )?(?:before|previously|earlier|in the past))\b|\bthan (?:i|we|you|he|she|they|it) used to\b/i;
 
 /**
- * Knowledge updates at read time, for a question that asks for the current state (CURRENT_STATE): of two
- * returned items about the same part of the question, said in different conversations, the later one is the
- * more likely to be current ("The user has three bikes." in February; "I'll actually have four bikes with me"
- * in October). Where the claim grammar (conflicts/claims.ts) recognised the change, the older item is already
- * inactive or ranked as history; this covers what it cannot read.
+ * A question for a number of things: "how many …", "how much …", "the total …", "the number of …"; not a span of
+ * time or a number of times ("how many months have passed since …", "how many times did I …"), which count
+ * occurrences on the timeline rather than restate a total.
+ */
+const COUNT_QUESTION = /\bhow (?:many|much)\b|\b(?:total|number of)\b/i;
+const ELAPSED_OR_TIMES = /\b(?:how many|how much|number of)\s+(?:more\s+|fewer\s+|whole\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?|nights?|times?|time)\b/i;
+/**
+ * A question anchored before now asks for an earlier value: "… before the trip?", "… at first?", "… in 2021?",
+ * "… two weeks ago?", "where did I move from?".
+ */
+const PAST_ANCHOR =
+  /\b(?:before|originally|initially|(?:at )?first|at the (?:start|beginning)|used to|previously|earlier|ago|in (?:19|20)\d\d|last (?:year|month|week|summer|winter|spring|autumn|fall)|(?:move[ds]?|moving|relocat\w*|switch(?:ed|es|ing)?|transferr?(?:ed|ing)?) (?:from|out of|away from))\b/i;
+/**
+ * A question about a change of place, provider or thing: "where did Marta move to?", "what did I switch to?",
+ * "what did I upgrade my laptop to?". Said more than once, the latest change is the one asked about.
+ */
+const CHANGE_QUESTION = /\b(?:move[ds]?|moving|relocat\w*|switch(?:ed|es|ing)?|upgrad\w*|replac\w*|transferr?(?:ed|ing)?)\b/i;
+/** The stems of those change verbs (analyze: "moved" → move, "relocated" → reloc, "upgraded" → upgrad). */
+const CHANGE_STEM = /^(?:move|reloc|switch|upgrad|replac|transfer)$/;
+
+const MONTH_STEM = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/;
+const NUMBER_WORD = new Set(
+  'two three four five six seven eight nine ten eleven twelv thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenti thirti forti fifti sixti seventi eighti nineti hundr dozen'.split(' '),
+);
+/** Stems that make a count a running total: "so far", "in total", "altogether", "overall", "my tally", "brings … to", "the count". */
+const TALLY_STEM = new Set(['far', 'total', 'altogeth', 'overal', 'talli', 'bring', 'brought', 'count']);
+
+/**
+ * The item restates a running total: a count (a number word from two up, or a numeral that is not part of a
+ * date such as the "29 May 2023" a passage opens with, nor a year) with a word that makes it a total up to now
+ * ("so far", "in total", "brings my count to", or "since I started"). "I bought two shirts" is an occurrence:
+ * a question that sums occurrences needs the older ones as much as the newer. Stems in first-occurrence order.
+ */
+export function restatesTally(terms: Iterable<string>): boolean {
+  const list = [...terms];
+  let count = false;
+  let tally = false;
+  for (let i = 0; i < list.length; i++) {
+    const t = list[i];
+    if (TALLY_STEM.has(t) || (t === 'sinc' && /^(?:start|began|begin)/.test(list[i + 1] ?? ''))) tally = true;
+    if (NUMBER_WORD.has(t)) count = true;
+    else if (/^\d{1,6}$/.test(t) && !/^(?:1[89]|20)\d\d$/.test(t) && !MONTH_STEM.test(list[i + 1] ?? '') && !MONTH_STEM.test(list[i - 1] ?? '')) count = true;
+  }
+  return count && tally;
+}
+
+/** The item tells a change of the kind a change question asks about ("moved again, to a cottage near York"). */
+export function statesChange(terms: Iterable<string>): boolean {
+  for (const t of terms) if (CHANGE_STEM.test(t)) return true;
+  return false;
+}
+
+/**
+ * Which questions are reordered, and what a later item must say to overtake an earlier one: for a question
+ * about the current state, nothing more than the shared stems; for a count question not anchored in the past, a
+ * running total (`restatesTally`), and for such a question about a change, a change (`statesChange`), each
+ * sharing at least two of the question's stems ("the pollen count" shares only "count" with "my total count of
+ * courses", "of course" only "course"). null: the order stays as scored.
+ */
+function updateRule(query: string): { minShared: number; later: ((terms: Iterable<string>) => boolean) | null } | null {
+  if (CURRENT_STATE.test(query)) return { minShared: 1, later: null };
+  if (PAST_ANCHOR.test(query)) return null;
+  if (COUNT_QUESTION.test(query)) return ELAPSED_OR_TIMES.test(query) ? null : { minShared: 2, later: restatesTally };
+  if (CHANGE_QUESTION.test(query)) return { minShared: 2, later: statesChange };
+  return null;
+}
+
+/**
+ * Knowledge updates at read time (questions: `updateRule`): of two returned items about the same part of the
+ * question, said in different conversations, the later one is the more likely to be current ("The user has
+ * three bikes." in February; "I'll actually have four bikes with me" in October). Where the claim grammar
+ * (conflicts/claims.ts) recognised the change, the older item is already inactive or ranked as history; this
+ * covers what it cannot read.
  *
  * An earlier-said item is overtaken by a later-said item from another source event that shares at least one of
- * the question's stems, and at least half of those the earlier item matches, and whose relevance is at most
- * `RANKING.updateMargin` below; of several, by the one that repeats most of its stems outside the question
- * (the best-ranked on a tie). The item that moves up takes the score of the one it overtook, so the list stays
- * ordered by score (`relevance_score` is the final score). Each item is overtaken
- * once and moves once, so the items between move down one place per update; an item that moved can be
- * overtaken by its own later update (three bikes, then four, then five: five first). The list's members never
- * change, only their order. Other questions keep the order as scored: measured, reordering every question
- * this way moved later mentions of a topic above the evidence older questions need (LoCoMo R@10 72.3 → 69.8;
- * docs/evidence-layer.md).
+ * the question's stems (two for a count or change question), and at least half of those the earlier item
+ * matches, whose relevance is at most `RANKING.updateMargin` below, and which says what the rule asks of a
+ * later item (a running total, a change); of several, by the one that repeats most of its stems outside the
+ * question (the best-ranked on a tie). The item that moves up takes the score of the one it overtook, so the
+ * list stays ordered by score (`relevance_score` is the final score). Each item is overtaken once and moves
+ * once, so the items between move down one place per update; an item that moved can be overtaken by its own
+ * later update (three bikes, then four, then five: five first). The list's members never change, only their
+ * order. Other questions keep the order as scored: measured, reordering every question this way moved later
+ * mentions of a topic above the evidence older questions need (LoCoMo R@10 72.3 → 69.8), and reordering count
+ * questions by any later count moved single occurrences above the older ones a sum needs (docs/evidence-layer.md).
  */
 export function orderUpdates<T extends LayeredRanked>(
   out: T[],
   layers: { memories: CandidateIndex; passages: CandidateIndex | null },
   query: string,
 ): T[] {
-  if (out.length < 2 || !CURRENT_STATE.test(query)) return out;
+  if (out.length < 2) return out;
+  const rule = updateRule(query);
+  if (!rule) return out;
   const queryTerms = new Set(analyze(query));
   if (queryTerms.size === 0) return out;
   const info = (r: T) => {
@@ -47,11 +119,12 @@ export function orderUpdates<T extends LayeredRanked>(
     return { said: idx.columns.said[r.index], event: m.sourceEventId ?? null, matched, terms };
   };
   const items = out.map((r) => ({ r, ...info(r) }));
+  const { minShared, later } = rule;
   const sameTopic = (older: (typeof items)[number], newer: (typeof items)[number]) => {
     if (older.matched.size === 0) return false;
     let shared = 0;
     for (const t of older.matched) if (newer.matched.has(t)) shared++;
-    return shared > 0 && shared * 2 >= older.matched.size;
+    return shared >= minShared && shared * 2 >= older.matched.size;
   };
   // each earlier-said item is overtaken by at most one later one (its update: see below),
   // and each later item moves once, so the items between them move down one place per update; an update can
@@ -71,7 +144,7 @@ export function orderUpdates<T extends LayeredRanked>(
       for (let i = j + 1; i < items.length; i++) {
         const b = items[i];
         if (a.r.relevance - b.r.relevance > RANKING.updateMargin) break;
-        if (!moved.has(b) && a.said < b.said && a.event !== b.event && sameTopic(a, b)) {
+        if (!moved.has(b) && a.said < b.said && a.event !== b.event && sameTopic(a, b) && (!later || later(b.terms))) {
           let shared = 0;
           for (const t of b.terms) if (a.terms.has(t) && !queryTerms.has(t)) shared++;
           if (shared > overlap) [update, overlap] = [i, shared];
