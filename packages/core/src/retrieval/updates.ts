@@ -47,7 +47,7 @@ const TALLY_STEM = new Set(['far', 'total', 'altogeth', 'overal', 'talli', 'brin
  * ("so far", "in total", "brings my count to", or "since I started"). "I bought two shirts" is an occurrence:
  * a question that sums occurrences needs the older ones as much as the newer. Stems in first-occurrence order.
  */
-export function restatesTally(terms: Iterable<string>): boolean {
+function restatesTally(terms: Iterable<string>): boolean {
   const list = [...terms];
   let count = false;
   let tally = false;
@@ -61,7 +61,7 @@ export function restatesTally(terms: Iterable<string>): boolean {
 }
 
 /** The item tells a change of the kind a change question asks about ("moved again, to a cottage near York"). */
-export function statesChange(terms: Iterable<string>): boolean {
+function statesChange(terms: Iterable<string>): boolean {
   for (const t of terms) if (CHANGE_STEM.test(t)) return true;
   return false;
 }

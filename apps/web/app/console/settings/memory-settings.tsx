@@ -33,7 +33,7 @@ export function MemorySettings() {
       days: String(settings.payload_retention_days ?? bounds.payload_retention_days.default),
       review: rbw !== null,
       categories: rbw?.categories ?? [],
-      belowAuthority: rbw?.below_authority === null || rbw === null ? '' : String(rbw.below_authority),
+      belowAuthority: rbw?.below_authority == null ? '' : String(rbw.below_authority),
     });
   }, [current.data]);
   const update = useMutation(
@@ -55,6 +55,7 @@ export function MemorySettings() {
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    setSaved(false);
     update.mutate({
       payload_retention_days: form.keepForever ? null : Number(form.days),
       // the server answers which part is missing when review is on with neither a category nor an authority
