@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Db, and, endUsers, eq, inArray, passportUsers, sql, tenants } from '@memory/db';
+import { type Db, and, endUsers, eq, inArray, passportUsers, sql } from '@memory/db';
 import { LRUCache } from 'lru-cache';
 
 /** (tenant, external id) -> internal id. Ids never change; only committed rows are cached. */
@@ -27,21 +27,6 @@ export async function findUser(db: Db, tenantId: string, externalUserId: string)
   const q = preparedOnce(db, 'find_end_user', () =>
     db.select().from(endUsers).where(byExternalId).limit(1).prepare('find_end_user'),
   ) as { execute(p: UserKey): Promise<(typeof endUsers.$inferSelect)[]> };
-  const [row] = await q.execute({ tenantId, externalUserId });
-  return row ?? null;
-}
-
-/** The end user with its tenant's domain schema in one statement (retrieve: the schema decides its domain section). */
-export async function findUserWithDomainSchema(db: Db, tenantId: string, externalUserId: string) {
-  const q = preparedOnce(db, 'find_end_user_domain', () =>
-    db
-      .select({ id: endUsers.id, memoryVersion: endUsers.memoryVersion, domainSchema: tenants.domainSchema })
-      .from(endUsers)
-      .innerJoin(tenants, eq(tenants.id, endUsers.tenantId))
-      .where(byExternalId)
-      .limit(1)
-      .prepare('find_end_user_domain'),
-  ) as { execute(p: UserKey): Promise<Array<{ id: string; memoryVersion: number; domainSchema: string }>> };
   const [row] = await q.execute({ tenantId, externalUserId });
   return row ?? null;
 }

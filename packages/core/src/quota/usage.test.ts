@@ -6,7 +6,8 @@ import { auditLog, eq, rows, sql, tenants } from '@memory/db';
 import { describe, expect, it } from 'vitest';
 import { createTenant } from '../tenants/tenants';
 import { useMemoryDatabase } from '../testing/memory-database';
-import { announceModeChange, consumeBudget, flushUsage, getUsageReport, readQuotaState, setTenantPlan } from './usage';
+import { ensureUser } from '../users';
+import { announceModeChange, consumeBudget, flushUsage, getUsageReport, readQuotaState, readQuotaStateAndUser, setTenantPlan } from './usage';
 
 const testDatabase = useMemoryDatabase();
 
@@ -32,6 +33,26 @@ describe('tenant usage', () => {
     expect((await stored()).map((r) => [Number(r.add_calls), Number(r.retrieve_calls)])).toEqual([[7, 1]]);
     expect((await readQuotaState(db, t.tenant_id, now)).usage).toEqual({ add_calls: 7, retrieve_calls: 1 });
     expect((await getUsageReport(db, t.tenant_id, now)).usage).toEqual({ add_calls: 7, retrieve_calls: 1 });
+  });
+
+  it("reads the end user with the quota state in one query: the tenant's own user, null for an unknown one", async () => {
+    const db = testDatabase().db;
+    const a = await createTenant(db, 'reader-a');
+    const b = await createTenant(db, 'reader-b');
+    await db.update(tenants).set({ domainSchema: 'health' }).where(eq(tenants.id, a.tenant_id));
+    const now = new Date();
+    const userId = await ensureUser(db, a.tenant_id, 'ana');
+    await ensureUser(db, b.tenant_id, 'bo');
+    await db.execute(sql`UPDATE end_users SET memory_version = 41 WHERE id = ${userId}`);
+    await consumeBudget(db, await readQuotaState(db, a.tenant_id, now), 'retrieve_calls', now);
+    const read = await readQuotaStateAndUser(db, a.tenant_id, 'ana', now);
+    expect(read.user).toEqual({ id: userId, memoryVersion: 41, domainSchema: 'health' });
+    expect(read.state).toEqual(await readQuotaState(db, a.tenant_id, now));
+    expect(read.state.usage).toEqual({ add_calls: 0, retrieve_calls: 1 });
+    // another tenant's end user is not this tenant's, and an unknown one is null; the state is still read
+    expect(await readQuotaStateAndUser(db, a.tenant_id, 'bo', now)).toMatchObject({ user: null, state: { tenantId: a.tenant_id } });
+    expect((await readQuotaStateAndUser(db, b.tenant_id, 'ana', now)).user).toBeNull();
+    await expect(readQuotaStateAndUser(db, '00000000-0000-4000-8000-000000000000', 'ana', now)).rejects.toMatchObject({ status: 404 });
   });
 
   it('starts tenants on the unlimited plan: FULL, no budget, usage still counted', async () => {

@@ -142,18 +142,50 @@ function withUsage(state: Omit<QuotaState, 'remainingPct' | 'mode'>, usage: Usag
 
 /** One query: the tenant's plan and its latest usage row (zero when that row belongs to an earlier period). */
 export async function readQuotaState(db: Db, tenantId: string, now: Date, env: RateLimitDefaults = {}): Promise<QuotaState> {
-  // Exact for this process: read the table when no flush is running, and again if one took the counts meanwhile
-  // (the read may or may not have seen them); then the database plus what is still collected is every count.
+  return (await readConsistently(db, (buffer) => readQuotaStateOnce(db, tenantId, null, now, env, buffer))).state;
+}
+
+/** The end user a retrieve is for, read with its tenant's quota state. */
+export interface RetrieveUser {
+  id: string;
+  memoryVersion: number;
+  domainSchema: string;
+}
+
+/**
+ * `readQuotaState` and the end user (null when unknown) in the same one query: a hot retrieve needs both
+ * before it ranks, and a statement is most of what it costs the database (on PGlite, in this process).
+ */
+export async function readQuotaStateAndUser(
+  db: Db,
+  tenantId: string,
+  externalUserId: string,
+  now: Date,
+  env: RateLimitDefaults = {},
+): Promise<{ state: QuotaState; user: RetrieveUser | null }> {
+  return readConsistently(db, (buffer) => readQuotaStateOnce(db, tenantId, externalUserId, now, env, buffer));
+}
+
+// Exact for this process: read the table when no flush is running, and again if one took the counts meanwhile
+// (the read may or may not have seen them); then the database plus what is still collected is every count.
+async function readConsistently<T>(db: Db, read: (buffer: UsageBuffer) => Promise<T>): Promise<T> {
   const buffer = bufferFor(db);
   for (let attempt = 1; ; attempt++) {
     await buffer.settled();
     const generation = buffer.generation;
-    const state = await readQuotaStateOnce(db, tenantId, now, env, buffer);
-    if (buffer.generation === generation || attempt === 3) return state;
+    const result = await read(buffer);
+    if (buffer.generation === generation || attempt === 3) return result;
   }
 }
 
-async function readQuotaStateOnce(db: Db, tenantId: string, now: Date, env: RateLimitDefaults, buffer: UsageBuffer): Promise<QuotaState> {
+async function readQuotaStateOnce(
+  db: Db,
+  tenantId: string,
+  externalUserId: string | null,
+  now: Date,
+  env: RateLimitDefaults,
+  buffer: UsageBuffer,
+): Promise<{ state: QuotaState; user: RetrieveUser | null }> {
   const [r] = await rows<{
     plan: string;
     plan_anchor: string | Date;
@@ -162,14 +194,19 @@ async function readQuotaStateOnce(db: Db, tenantId: string, now: Date, env: Rate
     period_start: string | Date | null;
     add_calls: number | null;
     retrieve_calls: number | null;
+    domain_schema: string;
+    user_id: string | null;
+    memory_version: number | string | null;
   }>(
     db,
-    sql`SELECT t.plan, t.plan_anchor, t.plan_overrides, t.quota_mode, u.period_start, u.add_calls, u.retrieve_calls
+    sql`SELECT t.plan, t.plan_anchor, t.plan_overrides, t.quota_mode, u.period_start, u.add_calls, u.retrieve_calls,
+               t.domain_schema, ${externalUserId === null ? sql`NULL AS user_id, NULL AS memory_version` : sql`e.id AS user_id, e.memory_version`}
         FROM tenants t
         LEFT JOIN LATERAL (
           SELECT period_start, add_calls, retrieve_calls FROM tenant_usage
           WHERE tenant_id = t.id ORDER BY period_start DESC LIMIT 1
         ) u ON true
+        ${externalUserId === null ? sql.empty() : sql`LEFT JOIN end_users e ON e.tenant_id = t.id AND e.external_user_id = ${externalUserId}`}
         WHERE t.id = ${tenantId}`,
   );
   if (!r) throw Errors.notFound('The tenant');
@@ -178,10 +215,12 @@ async function readQuotaStateOnce(db: Db, tenantId: string, now: Date, env: Rate
   const current = r.period_start !== null && new Date(r.period_start).getTime() === period.start.getTime();
   const written = current ? { add_calls: Number(r.add_calls), retrieve_calls: Number(r.retrieve_calls) } : ZERO;
   const usage = plus(written, buffer.unwritten(tenantId, period.start.toISOString()));
-  return withUsage(
+  const state = withUsage(
     { tenantId, plan: effectivePlan(r.plan, overrides, env), overrides, period, usage, recordedMode: r.quota_mode },
     usage,
   );
+  const user = r.user_id === null ? null : { id: r.user_id, memoryVersion: Number(r.memory_version), domainSchema: r.domain_schema };
+  return { state, user };
 }
 
 const utcDay = (d: Date) => d.toISOString().slice(0, 10);

@@ -11,7 +11,6 @@ import { MEMORY_COLUMNS, SOURCE_EVENT_COLUMNS, type SourceEventColumns, iso, sou
 import type { MemorySearchResult, RetrieveRequest, RetrieveResponse } from '../schemas/memories';
 import { matchingSourceEvents } from '../memories/metadata-filter';
 import type { Principal } from '../tenants/tenants';
-import { findUserWithDomainSchema } from '../users';
 import { openQuestion } from '../conflicts/reviews';
 import { ActivityRecorder } from './activity';
 import { type PassagePrompt, passageText } from '../evidence/passages';
@@ -21,7 +20,7 @@ import { type ContextFormat, renderContext, renderSnippet } from './render';
 import { PASSAGE_CATEGORY, RELEVANCE_FLOOR, type RankFilters, rankLayers } from './score';
 import { LOCAL_ENCODER_MODEL } from '../embeddings/local-encoder';
 import { healMissingEmbeddings } from '../embeddings/store';
-import { announceModeChange, consumeBudget, quotaFields, readQuotaState } from '../quota/usage';
+import { announceModeChange, consumeBudget, quotaFields, readQuotaStateAndUser } from '../quota/usage';
 
 /** DEGRADED_RETRIEVE (docs/quotas.md): at most this many memories, and no call to the embeddings endpoint. */
 export const DEGRADED_RETRIEVE_LIMIT = 5;
@@ -319,10 +318,7 @@ export async function retrieveMemories(
   opts: { requestId: string; now?: Date },
 ): Promise<RetrieveResponse> {
   const now = opts.now ?? new Date();
-  const [user, quota] = await Promise.all([
-    findUserWithDomainSchema(deps.db, auth.tenantId, req.external_user_id),
-    readQuotaState(deps.db, auth.tenantId, now),
-  ]);
+  const { state: quota, user } = await readQuotaStateAndUser(deps.db, auth.tenantId, req.external_user_id, now);
   await announceModeChange(deps.db, quota);
   // PASSTHROUGH and BLOCKED: the agent is told to answer without memory context; nothing is ranked or counted.
   if (quota.mode === 'PASSTHROUGH' || quota.mode === 'BLOCKED') {

@@ -110,16 +110,18 @@ export function orderUpdates<T extends LayeredRanked>(
   if (!rule) return out;
   const queryTerms = new Set(analyze(query));
   if (queryTerms.size === 0) return out;
+  const { minShared, later } = rule;
   const info = (r: T) => {
     const idx = r.layer === 'memory' ? layers.memories : layers.passages!;
     const m = idx.memories[r.index];
     const terms = termSet(m);
     const matched = new Set<string>();
     for (const t of terms) if (queryTerms.has(t)) matched.add(t);
-    return { said: idx.columns.said[r.index], event: m.sourceEventId ?? null, matched, terms };
+    // whether the item says what the rule asks of a later item (a running total, a change), read once per item
+    const canUpdate = !later || later(terms);
+    return { said: idx.columns.said[r.index], event: m.sourceEventId ?? null, matched, terms, canUpdate };
   };
   const items = out.map((r) => ({ r, ...info(r) }));
-  const { minShared, later } = rule;
   const sameTopic = (older: (typeof items)[number], newer: (typeof items)[number]) => {
     if (older.matched.size === 0) return false;
     let shared = 0;
@@ -144,7 +146,7 @@ export function orderUpdates<T extends LayeredRanked>(
       for (let i = j + 1; i < items.length; i++) {
         const b = items[i];
         if (a.r.relevance - b.r.relevance > RANKING.updateMargin) break;
-        if (!moved.has(b) && a.said < b.said && a.event !== b.event && sameTopic(a, b) && (!later || later(b.terms))) {
+        if (!moved.has(b) && a.said < b.said && a.event !== b.event && b.canUpdate && sameTopic(a, b)) {
           let shared = 0;
           for (const t of b.terms) if (a.terms.has(t) && !queryTerms.has(t)) shared++;
           if (shared > overlap) [update, overlap] = [i, shared];
