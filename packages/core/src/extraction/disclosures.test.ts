@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { embeddedStatements, questionSpeaksOfUser } from './disclosures';
+import { LEADING_TOPIC, embeddedStatements, questionSpeaksOfUser } from './disclosures';
 import { extractAt, itExtracts } from './test-helpers';
 
 // Sunday, 21 May 2023
@@ -36,6 +36,32 @@ describe('openers do not hide a self-disclosure', () => {
     observedAt,
     'keeps a scene-setting opening in front: %s',
   );
+
+  itExtracts(
+    [
+      ['Great news: I have finished nine short stories in total.', 'The user has finished nine short stories in total.'],
+      ['Good news, I got the job at the bakery!', 'The user got the job at the bakery.'],
+      ['Big news - we adopted a rescue dog named Biscuit.', 'The user and their household adopted a rescue dog named Biscuit.'],
+      ['Exciting update: my daughter started kindergarten this week.', "The user's daughter started kindergarten the week of 21 May 2023."],
+      ['Some news: I moved to Porto last month.', 'The user moved to Porto in April 2023.'],
+      ['Update: I switched to a standing desk.', 'The user switched to a standing desk.'],
+      ['The good news is that my visa was approved.', "The user's visa was approved."],
+    ],
+    observedAt,
+    'drops news announced before the statement: %s',
+  );
+
+  it('keeps "news" and "update" that do not announce a first-person statement', () => {
+    const opener = (text: string) => text.slice(0, text.length - text.replace(LEADING_TOPIC, '').length);
+    expect(opener('Great news: I got the job.')).toBe('Great news: ');
+    expect(opener('The good news is that my visa was approved.')).toBe('The good news is that ');
+    // a verb, a request, news about someone else, or nothing first-person after it: not an opener
+    expect(opener('Update my address to 14 Rua Augusta, please.')).toBe('');
+    expect(opener('Good news for my sister: she got into medical school.')).toBe('');
+    expect(opener('Big news: the bakery on our street closed.')).toBe('');
+    expect(opener('News travels fast in my village.')).toBe('');
+    expect(contents('I update my budget spreadsheet every Sunday.')).toEqual(["The user updates the user's budget spreadsheet every Sunday."]);
+  });
 
   it('a conditional opening makes the statement hedged', () => {
     const r = run('If I eat gluten, I get terrible cramps.');
