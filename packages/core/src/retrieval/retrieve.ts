@@ -103,12 +103,12 @@ async function attachSourceEvents<T extends { source_event_id: string | null }>(
 
 async function loadActiveMemories(db: Db, tenantId: string, userId: string, withEmbeddings: boolean): Promise<Omit<RankableRow, keyof EventColumns>[]> {
   // The memories and their entity names are two statements, joined here by memory id. As one statement (the
-  // names as a CTE joined to the memories) a table the planner had no statistics for yet — a new database, or
-  // one just filled by a bulk import, before autovacuum's ANALYZE — got a nested loop that aggregated the user's
-  // entity links again for every memory: 27.7 ms median of a cold retrieve's load at ~300 memories, 2.9 ms once
-  // analysed. As a subquery per memory it was planned as a scan of every tenant's entities for each memory
-  // (0.8 s for 284 memories after a bulk import). Each statement alone is an index scan on the user's rows
-  // whatever the statistics say.
+  // names as a CTE joined to the memories), tables the planner had no statistics for — a new database, one just
+  // filled by a bulk import before autovacuum's ANALYZE, and PGlite always (it runs no autovacuum) — got a nested
+  // loop that grouped the user's entity links again for every memory (34 ms of execution for 323 memories, 2.9 ms
+  // once analysed; LoCoMo's cold retrieve on PGlite 0.7 s). As a subquery per memory it was planned as a scan of
+  // every tenant's entities for each memory (0.8 s for 284 memories after a bulk import). Each statement alone
+  // is an index scan on the user's rows whatever the statistics say (docs/evidence-layer.md).
   const [memories, names] = await Promise.all([
     rows<Omit<RankableRow, keyof EventColumns>>(
       db,
