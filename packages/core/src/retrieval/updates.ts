@@ -20,26 +20,30 @@ const CURRENT_STATE =
  */
 const COUNT_QUESTION = /\bhow (?:many|much)\b|\b(?:total|number of)\b/i;
 const ELAPSED_OR_TIMES = /\b(?:how many|how much|number of)\s+(?:more\s+|fewer\s+|whole\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?|nights?|times?|time)\b/i;
+/** Verbs of a move from one place, provider or thing to another, in any form. */
+const MOVE_VERB = String.raw`move[ds]?|moving|relocat\w*|switch(?:ed|es|ing)?|transferr?(?:ed|ing)?`;
 /**
  * A question anchored before now asks for an earlier value: "… before the trip?", "… at first?", "… in 2021?",
  * "… two weeks ago?", "where did I move from?".
  */
-const PAST_ANCHOR =
-  /\b(?:before|originally|initially|(?:at )?first|at the (?:start|beginning)|used to|previously|earlier|ago|in (?:19|20)\d\d|last (?:year|month|week|summer|winter|spring|autumn|fall)|(?:move[ds]?|moving|relocat\w*|switch(?:ed|es|ing)?|transferr?(?:ed|ing)?) (?:from|out of|away from))\b/i;
+const PAST_ANCHOR = new RegExp(
+  String.raw`\b(?:before|originally|initially|(?:at )?first|at the (?:start|beginning)|used to|previously|earlier|ago|in (?:19|20)\d\d|last (?:year|month|week|summer|winter|spring|autumn|fall)|(?:${MOVE_VERB}) (?:from|out of|away from))\b`,
+  'i',
+);
 /**
  * A question about a change of place, provider or thing: "where did Marta move to?", "what did I switch to?",
  * "what did I upgrade my laptop to?". Said more than once, the latest change is the one asked about.
  */
-const CHANGE_QUESTION = /\b(?:move[ds]?|moving|relocat\w*|switch(?:ed|es|ing)?|upgrad\w*|replac\w*|transferr?(?:ed|ing)?)\b/i;
-/** The stems of those change verbs (analyze: "moved" → move, "relocated" → reloc, "upgraded" → upgrad). */
-const CHANGE_STEM = /^(?:move|reloc|switch|upgrad|replac|transfer)$/;
+const CHANGE_QUESTION = new RegExp(String.raw`\b(?:${MOVE_VERB}|upgrad\w*|replac\w*)\b`, 'i');
+/** The stems of those change verbs ("moved" and "move" → move, "relocated" → reloc, "upgraded" → upgrad). */
+const CHANGE_STEM = new Set(analyze('move relocate switch upgrade replace transfer'));
 
 const MONTH_STEM = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/;
 const NUMBER_WORD = new Set(
-  'two three four five six seven eight nine ten eleven twelv thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenti thirti forti fifti sixti seventi eighti nineti hundr dozen'.split(' '),
+  analyze('two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred dozen'),
 );
 /** Stems that make a count a running total: "so far", "in total", "altogether", "overall", "my tally", "brings … to", "the count". */
-const TALLY_STEM = new Set(['far', 'total', 'altogeth', 'overal', 'talli', 'bring', 'brought', 'count']);
+const TALLY_STEM = new Set(analyze('far total altogether overall tally bring brought count'));
 
 /**
  * The item restates a running total: a count (a number word from two up, or a numeral that is not part of a
@@ -62,7 +66,7 @@ function restatesTally(terms: Iterable<string>): boolean {
 
 /** The item tells a change of the kind a change question asks about ("moved again, to a cottage near York"). */
 function statesChange(terms: Iterable<string>): boolean {
-  for (const t of terms) if (CHANGE_STEM.test(t)) return true;
+  for (const t of terms) if (CHANGE_STEM.has(t)) return true;
   return false;
 }
 
