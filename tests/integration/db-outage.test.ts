@@ -9,7 +9,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { Api } from './client';
 import { type RunningServer, freePort, startServer } from './server';
 
@@ -100,6 +100,8 @@ async function send(key: string, method: string, p: string, body?: unknown) {
 
 describe('PostgreSQL outage', () => {
   it('answers 503 database_unavailable while the database is down and recovers without a restart', async () => {
+    // the service's log says which driver error a request met (its code, never the statement)
+    onTestFailed(() => console.error(`server log (tail):\n${server.output().slice(-6000)}`));
     const admin = new Api(server);
     const tenant = await admin.createTenant();
     const api = admin.withKey(tenant.api_key);

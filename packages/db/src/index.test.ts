@@ -1,13 +1,13 @@
 /**
  * The PGlite client under Drizzle (createDatabase): Drizzle's per-query type parsers are installed on the client
  * once, so each query runs without them and values still come back as Drizzle reads them, in and out of a
- * transaction.
+ * transaction. And the PostgreSQL pool's reconnect delay after failed attempts stays short.
  */
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { date, integer, interval, pgTable, timestamp } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Database, createDatabase, rows } from './index';
+import { type Database, createDatabase, reconnectDelaySeconds, rows } from './index';
 
 const probe = pgTable('parser_probe', {
   id: integer('id').primaryKey(),
@@ -59,5 +59,16 @@ describe('PGlite under Drizzle', () => {
     } finally {
       query.mockRestore();
     }
+  });
+});
+
+describe('PostgreSQL pool reconnect delay', () => {
+  it('grows with failed attempts and never passes one second, so a database that is back is used at once', () => {
+    const worst = (failures: number) => Math.max(...Array.from({ length: 200 }, () => reconnectDelaySeconds(failures)));
+    expect(worst(1)).toBeLessThanOrEqual(0.1);
+    expect(worst(3)).toBeGreaterThan(worst(1));
+    // postgres.js' own delay after 10 failures is 3^10/100 s, capped at 20 s
+    for (const failures of [5, 10, 50, 1000]) expect(worst(failures)).toBeLessThanOrEqual(1);
+    expect(Math.min(...Array.from({ length: 200 }, () => reconnectDelaySeconds(10)))).toBeGreaterThanOrEqual(0.5);
   });
 });

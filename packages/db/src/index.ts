@@ -60,6 +60,11 @@ export function createDatabase(config: DatabaseConfig): Database {
       max: config.poolSize ?? 10,
       // a database that is down answers requests with 503 within this bound instead of holding them (docs/operations.md)
       connect_timeout: config.connectTimeoutSeconds ?? 5,
+      // postgres.js waits before reconnecting a connection whose last attempt failed, 3^n/100 s after n failures
+      // in a row, up to 20 s: after a minute of outage a request (or the job runner) waited up to 20 s on a
+      // database that was back. Connections open only on demand, so there is no storm to hold back: wait
+      // at most a second (docs/operations.md).
+      backoff: reconnectDelaySeconds,
       connection: { statement_timeout: config.statementTimeoutMs ?? 30_000 },
       onnotice: () => {},
       // Keep Date objects for timestamptz; bigint as number for counters.
@@ -82,6 +87,11 @@ export function createDatabase(config: DatabaseConfig): Database {
     describe: config.dataDir ? `pglite:${config.dataDir}` : 'pglite:memory',
     close: () => client.close(),
   };
+}
+
+/** Seconds before a pooled connection tries again after `failures` failed attempts in a row: 50 ms doubling, at most 1 s, jittered. */
+export function reconnectDelaySeconds(failures: number): number {
+  return (0.5 + Math.random() / 2) * Math.min(0.05 * 2 ** failures, 1);
 }
 
 /** Statements with at most this many parameters are prepared once per connection (see `namedStatements`). */
