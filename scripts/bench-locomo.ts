@@ -84,6 +84,8 @@ function rawTurnRetriever(sessions: Session[]) {
 interface RetrievedMemory {
   id: string;
   content: string;
+  category: string;
+  relevance_score?: number | null;
   provenance: { event_id?: string; message_indices?: number[] } | null;
 }
 
@@ -174,6 +176,8 @@ async function run(flags: Flags, samples: Sample[], api: Api): Promise<number> {
   const contextTokens: number[] = [];
   const retrievers = new Map(samples.map((s) => [s.sample_id, rawTurnRetriever(sessionsBySample.get(s.sample_id) ?? [])]));
   const failures: string[] = [];
+  /** Each question's limit-25 ranking as coverage, so another order can be tried offline. */
+  const perQuestion: { category: number; question: string; evidence: string[]; ranking: { session: number; dia_ids: string[]; category: string; score: number | null }[] }[] = [];
   for (const q of questions) {
     const sessions = sessionsBySample.get(q.sample) ?? [];
     const bySession = new Map(sessions.map((s) => [s.n, s]));
@@ -202,6 +206,12 @@ async function run(flags: Flags, samples: Sample[], api: Api): Promise<number> {
     const recall: Record<number, number> = {};
     for (const k of KS) recall[k] = recallAt(covered, q.evidence, k);
     service.push({ category: q.category, recall });
+    perQuestion.push({
+      category: q.category,
+      question: q.question,
+      evidence: q.evidence,
+      ranking: res.data.map((m, i) => ({ session: Number(/:session_(\d+):/.exec(m.provenance?.event_id ?? '')?.[1] ?? 0), dia_ids: covered[i], category: m.category, score: m.relevance_score ?? null })),
+    });
 
     // What an agent would put in its prompt: the default retrieve (10 memories, 500-token budget).
     const ctx = await api.call<{ context_token_count: number | null }>('POST', '/v1/memories/retrieve', {
@@ -246,6 +256,7 @@ async function run(flags: Flags, samples: Sample[], api: Api): Promise<number> {
     },
     service: aggregate(service),
     reference_bm25_raw_turns: aggregate(reference),
+    per_question: perQuestion,
     paper_dragon: { raw_turns: { 5: 56.7, 10: 66.2, 25: 76.7 }, observations: { 5: 56.2, 10: 61.3, 25: 67.5 } },
   };
 

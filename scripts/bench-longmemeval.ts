@@ -161,7 +161,16 @@ interface Asked {
   /** Items whose provenance does not lead to one of this question's sessions. */
   unmapped: number;
   /** With `--trace`: the question, its evidence turns ("session:turn") and the top 10 items. */
-  trace?: { question: string; answer: string; evidence_turns: string[]; top_10: TracedItem[] };
+  trace?: {
+    question: string;
+    answer: string;
+    type: string;
+    evidence_turns: string[];
+    evidence_sessions: number[];
+    top_10: TracedItem[];
+    /** Every item of the limit-50 retrieve, without text: enough to try another order offline. */
+    ranking: Omit<TracedItem, 'text'>[];
+  };
 }
 
 interface TracedItem {
@@ -195,6 +204,14 @@ async function ask(api: bench.Api, { q, user, plan }: { q: LmeQuestion; user: st
   const newest = newestEvidence(q);
   const rounds = roundRetriever(q)(q.question, Math.max(...KS));
   const serviceRanking = coverage.map((c) => c ?? { sessions: [], turns: [] });
+  const traced = (item: RetrieveResponse['data'][number], rank: number) => ({
+    rank: rank + 1,
+    category: item.category,
+    score: item.relevance_score ?? null,
+    sessions: serviceRanking[rank].sessions,
+    turns: serviceRanking[rank].turns,
+    evidence: serviceRanking[rank].turns.some((t) => evidence.turns.has(t)),
+  });
   return {
     service: {
       questionId: q.question_id,
@@ -233,16 +250,11 @@ async function ask(api: bench.Api, { q, user, plan }: { q: LmeQuestion; user: st
       ? {
           question: q.question,
           answer: String(q.answer),
+          type: q.question_type,
           evidence_turns: [...evidence.turns],
-          top_10: res.data.slice(0, ANSWER_WORDS_K).map((item, rank) => ({
-          rank: rank + 1,
-          category: item.category,
-          score: item.relevance_score ?? null,
-          sessions: serviceRanking[rank].sessions,
-          turns: serviceRanking[rank].turns,
-          evidence: serviceRanking[rank].turns.some((t) => evidence.turns.has(t)),
-          text: item.content.slice(0, 200),
-          })),
+          evidence_sessions: [...evidence.sessions],
+          top_10: res.data.slice(0, ANSWER_WORDS_K).map((item, rank) => ({ ...traced(item, rank), text: item.content.slice(0, 200) })),
+          ranking: res.data.map(traced),
         }
       : undefined,
   };
