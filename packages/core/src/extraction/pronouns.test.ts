@@ -85,3 +85,46 @@ describe('pronouns.ts helpers', () => {
     );
   });
 });
+
+describe('"it" resolved to a thing the user just said they got', () => {
+  it('at the start of a clause that describes it, in the same message or the next', () => {
+    expect(contents("I just got a new bike. It's a Trek Domane.")).toContain("The user's new bike is a Trek Domane.");
+    expect(contents('I finally got my new laptop.', assistant('Nice, enjoy it!'), 'It has 32 GB of RAM.')).toContain("The user's new laptop has 32 GB of RAM.");
+    expect(contents("I ordered a new mattress online. It's arriving on Friday.")).toContain("The user's new mattress is arriving on Friday.");
+    expect(contents("My new kettle is loud. It's made of glass.")).toContain("The user's new kettle is made of glass.");
+  });
+
+  it('as the object of liking or using, or after "with"', () => {
+    expect(contents("I bought a standing desk last week and I'm really happy with it.")).toContain("The user is really happy with the user's standing desk.");
+    expect(contents('I just bought a Kindle Paperwhite. I use it every night before bed.')).toContain(
+      "The user uses the user's Kindle Paperwhite every night before bed.",
+    );
+  });
+
+  it('a pet got with "a" is "she" or "he" as well, and "she\'s called" is a name, not a past', () => {
+    expect(contents("We adopted a cat last month. She's called Miso.")).toContain("The user's cat is called Miso.");
+    expect(contents("I got a puppy on Sunday. He's a beagle mix.")).toContain("The user's puppy is a beagle mix.");
+    expect(contents("My daughter Ava started school. She's named after her grandmother.")).toContain("The user's daughter Ava is named after her grandmother.");
+  });
+
+  it('"it" that stands for nothing, or for something one does not own, stays as it is', () => {
+    expect(contents('I got a call from my boss. It was about the budget.').join(' ')).not.toMatch(/call (?:is|was) about/);
+    expect(contents("I got a new job. It's been hard to adjust.").join(' ')).not.toMatch(/job (?:has|is) been/);
+    expect(contents('I got a chance to visit Rome. It was amazing.').join(' ')).not.toMatch(/chance (?:is|was) amazing/i);
+    expect(contents('I bought a car. I love it when it rains.').join(' ')).not.toMatch(/the user's car when/);
+    expect(contents("I bought a new lamp. It's hard to say if it helps.").join(' ')).not.toMatch(/lamp is hard/);
+    expect(contents("I bought a new lamp. It's great.").join(' ')).not.toMatch(/lamp is great/);
+  });
+
+  it('a thing is out of reach after one more user message, and never taken by "she", "he" or "they"', () => {
+    expect(contents('I bought a kayak.', 'I like tea.', "It's bright yellow.").join(' ')).not.toMatch(/kayak is/);
+    expect(contents("I bought a new guitar. She's a great teacher.").join(' ')).not.toMatch(/guitar is a great teacher/);
+  });
+
+  it('mentions lists the thing with its words cut at a time or a preposition, and a person is not a thing', () => {
+    expect(mentions('I bought a standing desk last week', 0)).toEqual([
+      { phrase: 'my standing desk', gender: 'n', plural: false, pet: false, thing: true, message: 0 },
+    ]);
+    expect(mentions('I got a text from my new boss', 0).map((a) => a.phrase)).toEqual(['my boss']);
+  });
+});

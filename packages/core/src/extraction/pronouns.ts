@@ -15,12 +15,24 @@
  * | "We just shipped the new release." (work words, no one named)   | "The user and their team just shipped the new release." |
  * | "We've got 20 dozen eggs in the fridge." (no one named)         | "The user and their household have got 20 dozen eggs in the fridge." |
  * | "Our landlord raised the rent."                                  | "The user's landlord raised the rent."           |
+ * | "I just got a new bike." … "It's a Trek Domane."                 | "The user's new bike is a Trek Domane."          |
+ * | "I bought a standing desk last week and I'm really happy with it." | "The user is really happy with the user's standing desk." |
+ * | "We adopted a cat last month." … "She's called Miso."           | "The user's cat is called Miso."                 |
  *
  * An antecedent is a "my <relation or pet> [Name]" or "a friend (named) Name" mention in the user's own
  * messages, at most two user messages back; "she" takes the latest female or unspecified one ("my friend",
  * "my boss"), "he" the latest male or unspecified one, "they" the latest plural one, else the latest
- * unspecified one. "It" is never resolved (it is usually a thing). "We" takes a person named earlier in the
- * same message, else the user's team when the clause speaks of work, else the user's household.
+ * unspecified one. "We" takes a person named earlier in the same message, else the user's team when the clause
+ * speaks of work, else the user's household.
+ *
+ * "It" takes a thing the user just said they got: "my new/old/current <thing>", "I bought / ordered / adopted
+ * / built a <thing>", or "I got / received / switched to a new <thing>" (a pet also after "got a", and it is
+ * then "she"/"he" too), in the same message or the user's message before; at most four words, cut at a time,
+ * a preposition or a conjunction ("a standing desk last week" → "my standing desk"). It is resolved at the
+ * start of a clause when a description follows ("It's a Trek Domane", "It has a 10-hour battery"), and as the
+ * object of a verb of liking or using or after "with" ("I love it", "I'm really happy with it"). "It" that
+ * stands for nothing stays: "it's been", "it's time", "it's hard to …", "it's great that …", "I love it when …",
+ * "I made it", "I got it". "Got a call / a chance / an email" is not a thing the user has.
  */
 import { conjugatePredicate } from './third-person';
 
@@ -34,6 +46,8 @@ export interface Antecedent {
   pet: boolean;
   /** The message it was mentioned in. */
   message: number;
+  /** A thing ("my new bike"), only ever "it" (a pet is "it", "she" and "he"). */
+  thing?: boolean;
 }
 
 const FEMALE =
@@ -65,10 +79,49 @@ function antecedentOf(relation: string, name: string | undefined, message: numbe
   return { phrase: `my ${rel}${name ? ` ${name}` : ''}`, gender, plural, pet, message };
 }
 
-/** The people (and pets) a sentence of the user mentions, in order. */
+/** Words that end a thing's name: times, prepositions, conjunctions, relative words, adverbs, verbs. */
+const THING_STOP =
+  "and|or|but|so|because|since|when|while|after|before|until|last|yesterday|today|tonight|this|that|these|those|which|who|for|from|at|in|on|with|without|to|of|by|about|like|as|than|recently|just|ago|yet|already|too|also|again|online|there|here|now|it|a|an|the|my|is|are|was|were|be|been|has|have|had|will|would|can|could|should|does|did|do|keeps?|needs?|works?|looks?|feels?|runs?|gets?|got|makes?|came|comes|broke|cost|costs|[\\p{L}]+ed";
+/** A thing's words: at most four, none of them a stop word, a verb or a possessive ("my new car's" → "new car"). */
+const THING_WORDS = String.raw`((?:(?!(?:${THING_STOP})(?![\p{L}\d'-]))[\p{L}\d][\p{L}\d-]*(?:\s|(?=['’]s\b)|(?![\p{L}\d'’-]))){1,4})`;
+const STRONG_GET = String.raw`bought|purchased|ordered|adopted|rescued|built|assembled|installed|treated myself to|got myself`;
+const WEAK_GET = String.raw`got|received|picked up|switched to|upgraded to|started using|brought home`;
+/**
+ * "my new bike", "I bought a standing desk", "I got a new laptop", "we adopted a cat". Groups: "my <adj> <thing>"
+ * 1–2; a strong verb's "new" and thing 3–4; a weak verb's "new" and thing 5–6, or its pet 7.
+ */
+const THING_MENTION = new RegExp(
+  String.raw`\b(?:my (new|old|current) ${THING_WORDS}|(?:i|we)(?:'ve| have)? (?:just |recently |finally |also |actually )?(?:${STRONG_GET}) (?:a|an|my) (?:(new) )?${THING_WORDS}|(?:i|we)(?:'ve| have)? (?:just |recently |finally |also |actually )?(?:${WEAK_GET}) (?:a|an|my) (?:(new) ${THING_WORDS}|(${PET})\b))`,
+  'giu',
+);
+/** What one gets that is not a thing one has: "got a call", "got a chance", "got an email". */
+const NOT_A_THING = /^(?:call|chance|feeling|sense|text|message|email|e-mail|letter|note|reply|response|answer|question|idea|lot|bit|couple|few|ticket|fine|raise|promotion|job|offer|cold|flu|headache|degree|grade|score|discount|refund|deal|quote|haircut|massage|tattoo|glimpse|look|taste|way|minute|moment|break|day|week|month|year)s?$/i;
+
+/** The things (and pets) a user's sentence says they got or have, in order: antecedents for "it". */
+function thingMentions(text: string, message: number): { at: number; a: Antecedent }[] {
+  const out: { at: number; a: Antecedent }[] = [];
+  for (const m of text.matchAll(THING_MENTION)) {
+    const pet = m[7] ? m[7].toLowerCase() : null;
+    const adj = (m[1] ?? m[3] ?? m[5] ?? '').toLowerCase();
+    const words = (pet ?? m[2] ?? m[4] ?? m[6] ?? '').trim().split(/\s+/).filter(Boolean);
+    const head = words.at(-1);
+    if (!head || NOT_A_THING.test(words[0]) || NOT_A_THING.test(head)) continue;
+    // "my new boss" is a person (mentions reads it as one)
+    const headWord = head.toLowerCase();
+    if (!pet && [PLURAL, FEMALE, MALE, NEUTRAL].some((list) => isIn(list, headWord))) continue;
+    const isPet = pet !== null || (words.length === 1 && isIn(PET, headWord));
+    // "them" is not resolved, so a plural thing has no pronoun to take it
+    if (/[^s]s$/i.test(head) && !isPet) continue;
+    const name = `${adj ? `${adj} ` : ''}${words.join(' ')}`;
+    out.push({ at: m.index ?? 0, a: { phrase: `my ${name}`, gender: 'n', plural: false, pet: isPet, thing: !isPet, message } });
+  }
+  return out;
+}
+
+/** The people (and pets) a sentence of the user mentions, in order, and the things they say they got. */
 export function mentions(text: string, message: number): Antecedent[] {
-  if (!/\b(?:my|a)\b/i.test(text)) return [];
-  const found: { at: number; a: Antecedent }[] = [];
+  if (!/\b(?:my|a|an)\b/i.test(text)) return [];
+  const found: { at: number; a: Antecedent }[] = [...thingMentions(text, message)];
   for (const m of text.matchAll(MY_MENTION)) {
     const name = m[2] && !/^(?:I|And|But|So|The|He|She|They|We|It)$/.test(m[2].split(' ')[0]) ? m[2].split(' ').filter((w) => !/^(?:And|But|So|The)$/.test(w)).join(' ') : undefined;
     found.push({ at: m.index ?? 0, a: antecedentOf(m[1], name || undefined, message) });
@@ -82,12 +135,18 @@ const WINDOW = 2;
 
 const PRONOUN_START = /^(she|he|they)(?:'s|’s|'re|’re|'ve|’ve|'ll|’ll|'d|’d)?\b|^(her|his|their)\s+(?=[a-z])/i;
 const HAS_PARTICIPLE = /^(?:been|got|gotten|gone|had|done|made|seen|taken|given|become|[a-z]+ed)\b/i;
+/** Participles read as a state after "'s": "she's called Miso", "he's married", "it's based in Lyon". */
+const STATE_PARTICIPLE = /^(?:called|named|married|engaged|divorced|retired|located|based|interested|excited|obsessed|scared|tired|bored|worried|thrilled|pleased|supposed|used|made|built|designed|painted|finished|broken|sold|booked|scheduled|priced|rated|signed|vaccinated|neutered|spayed|trained)\b/i;
+/** "'s" as "has" only before these when "it" is the subject: "it's got", "it's been" (else "is": "it's made of oak"). */
+const IT_HAS = /^(?:been|got|gotten|had|become|gone|stopped|started|helped|changed|lasted|saved|taken)\b/i;
+const hasOrIs = (rest: string) => (HAS_PARTICIPLE.test(rest) && !STATE_PARTICIPLE.test(rest) ? 'has' : 'is');
 
 function pick(antecedents: Antecedent[], pronoun: string, userMessage: number, recentUser: (i: number) => number): Antecedent | null {
   const p = pronoun.toLowerCase();
   for (let i = antecedents.length - 1; i >= 0; i--) {
     const a = antecedents[i];
     if (userMessage - recentUser(a.message) > WINDOW) break;
+    if (a.thing) continue;
     if ((p === 'she' || p === 'her') && !a.plural && (a.gender === 'f' || a.gender === 'n')) return a;
     if ((p === 'he' || p === 'his') && !a.plural && (a.gender === 'm' || a.gender === 'n')) return a;
     if ((p === 'they' || p === 'their') && a.plural) return a;
@@ -96,7 +155,7 @@ function pick(antecedents: Antecedent[], pronoun: string, userMessage: number, r
     for (let i = antecedents.length - 1; i >= 0; i--) {
       const a = antecedents[i];
       if (userMessage - recentUser(a.message) > WINDOW) break;
-      if (a.gender === 'n' && !a.pet) return a;
+      if (a.gender === 'n' && !a.pet && !a.thing) return a;
     }
   }
   return null;
@@ -108,6 +167,8 @@ function pick(antecedents: Antecedent[], pronoun: string, userMessage: number, r
  * `ordinal(i)` is the position among the user's messages of message i (the window counts user messages).
  */
 export function resolvePronoun(text: string, antecedents: Antecedent[], message: number, ordinal: (i: number) => number): string | null {
+  const it = resolveIt(text, antecedents, message, ordinal);
+  if (it) return it;
   const m = PRONOUN_START.exec(text);
   if (!m || antecedents.length === 0) return null;
   const pronoun = m[1] ?? m[2];
@@ -119,7 +180,7 @@ export function resolvePronoun(text: string, antecedents: Antecedent[], message:
   let predicate: string;
   switch (contraction) {
     case "'s":
-      predicate = `${HAS_PARTICIPLE.test(rest) ? 'has' : 'is'} ${rest}`;
+      predicate = `${hasOrIs(rest)} ${rest}`;
       break;
     case "'re":
       predicate = `${a.plural ? 'are' : 'is'} ${rest}`;
@@ -138,6 +199,54 @@ export function resolvePronoun(text: string, antecedents: Antecedent[], message:
       predicate = pronoun.toLowerCase() === 'they' && !a.plural ? conjugatePredicate(rest, false) : rest;
   }
   return `${a.phrase} ${predicate}`;
+}
+
+/** How far back (in user messages) "it" may look: the same message or the one before. */
+const IT_WINDOW = 1;
+/** "It's a Trek Domane", "It has a 10-hour battery", "It was a gift": "it" then a description of it. */
+const IT_START = /^it(?:'s|’s| is| was| has| had)\s+/i;
+/** "it" standing for nothing: "it's been a while", "it's time", "it's raining", "it's hard to …", "it's great that …". */
+const IT_EMPTY =
+  /^it(?:'s|’s| is| was| has| had)\s+(?:been|time|raining|snowing|getting|going|like|about|just me|not (?:that|like)|(?:(?:so|really|very|pretty|quite|too|a bit|kind of|sort of|always|never|also|still)\s+)*[\w-]+\s+(?:to|that|how|when|if|because|for me to|for us to)\b)|^it(?:'s|’s| is| was)\s+(?:(?:so|really|very|pretty|quite|too)\s+)*(?:okay|ok|fine|alright|all right|true|funny|weird|crazy|amazing|nice|good|great|cool|hard|easy|tough|possible|important|interesting|fun|awesome|wonderful|fantastic|sad|strange)[.!]*$/i;
+/** "I love it", "I'm really happy with it", "I use it every day" (not "I love it when …", "I made it", "I got it"). */
+const IT_OBJECT =
+  /\b(?:with|love|loved|like|liked|enjoy|enjoyed|use|used|using|wear|wore|wearing|ride|rode|riding|drive|drove|driving|recommend|recommended|adore|named|call|called|take care of|taking care of|walk|walked|feed|fed)\s+it\b(?!\s+(?:when|if|that|to|so|how)\b)(?!['’])/i;
+
+/** The thing "it" stands for: a mention earlier in the clause, else the latest within IT_WINDOW user messages. */
+function itAntecedent(text: string, upTo: number, antecedents: Antecedent[], message: number, ordinal: (i: number) => number): Antecedent | null {
+  const inClause = thingMentions(text.slice(0, upTo), message).at(-1)?.a;
+  if (inClause) return inClause;
+  for (let i = antecedents.length - 1; i >= 0; i--) {
+    const a = antecedents[i];
+    if (ordinal(message) - ordinal(a.message) > IT_WINDOW) break;
+    if (a.thing || a.pet) return a;
+  }
+  return null;
+}
+
+/**
+ * "It's a Trek Domane" → "my new bike is a Trek Domane"; "I'm really happy with it" → "I'm really happy with
+ * my standing desk"; null when the clause has no "it" to resolve or nothing to resolve it to.
+ */
+function resolveIt(text: string, antecedents: Antecedent[], message: number, ordinal: (i: number) => number): string | null {
+  const start = IT_START.exec(text);
+  if (start) {
+    if (IT_EMPTY.test(text)) return null;
+    const a = itAntecedent('', 0, antecedents, message, ordinal);
+    if (!a) return null;
+    const rest = text.slice(start[0].length).trim();
+    const verb = start[0].slice(2).trim().replace(/^['’]s$/, IT_HAS.test(rest) ? 'has' : 'is');
+    return `${a.phrase} ${verb} ${rest}`;
+  }
+  if (!/^(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|i am|we|we're|we’re|we've|we’ve)\b/i.test(text)) return null;
+  const object = IT_OBJECT.exec(text);
+  if (!object) return null;
+  // one "it" only: with two, which is which is a guess
+  if ((text.match(/\bit\b/gi) ?? []).length > 1) return null;
+  const at = (object.index ?? 0) + object[0].length - 2;
+  const a = itAntecedent(text, at, antecedents, message, ordinal);
+  if (!a) return null;
+  return `${text.slice(0, at)}${a.phrase}${text.slice(at + 2)}`;
 }
 
 const WE_START = /^(we|our)(?:'re|’re|'ve|’ve|'ll|’ll|'d|’d)?\b/i;
