@@ -54,7 +54,8 @@ const USAGE = `Usage: npm run bench:longmemeval -- --data <dir> [flags]
   --concurrency <n>      end users ingested at the same time (default 4)
   --type <question_type> only questions of this type (repeatable; development runs)
   --trace                also write each question's top 10 items (rank, category, score, session, turns, whether
-                         they are evidence, the first words) to the JSON, to see why a question was missed
+                         they are evidence, the first words) and its whole limit-50 ranking (the same without the
+                         words) to the JSON, to see why a question was missed or to try another order offline
 ${bench.SERVER_FLAGS_USAGE}`;
 
 function parseFlags(argv: string[]): Flags {
@@ -160,7 +161,7 @@ interface Asked {
   categories: string[];
   /** Items whose provenance does not lead to one of this question's sessions. */
   unmapped: number;
-  /** With `--trace`: the question, its evidence turns ("session:turn") and the top 10 items. */
+  /** With `--trace`: the question, its evidence turns ("session:turn") and sessions, the top 10 items, the whole ranking. */
   trace?: {
     question: string;
     answer: string;

@@ -92,6 +92,8 @@ describe('"it" resolved to a thing the user just said they got', () => {
     expect(contents('I finally got my new laptop.', assistant('Nice, enjoy it!'), 'It has 32 GB of RAM.')).toContain("The user's new laptop has 32 GB of RAM.");
     expect(contents("I ordered a new mattress online. It's arriving on Friday.")).toContain("The user's new mattress is arriving on Friday.");
     expect(contents("My new kettle is loud. It's made of glass.")).toContain("The user's new kettle is made of glass.");
+    expect(contents("I bought a new bed. It's a king size.")).toContain("The user's new bed is a king size.");
+    expect(contents("My old phone crashed again. It's a Pixel 4.")).toContain("The user's old phone is a Pixel 4.");
   });
 
   it('as the object of liking or using, or after "with"', () => {

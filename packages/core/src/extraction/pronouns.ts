@@ -79,9 +79,12 @@ function antecedentOf(relation: string, name: string | undefined, message: numbe
   return { phrase: `my ${rel}${name ? ` ${name}` : ''}`, gender, plural, pet, message };
 }
 
-/** Words that end a thing's name: times, prepositions, conjunctions, relative words, adverbs, verbs. */
+/**
+ * Words that end a thing's name: times, prepositions, conjunctions, relative words, adverbs, verbs (a word of five
+ * letters or more ending in "ed" is taken for a past verb: "crashed", "arrived"; "bed", "shed" and "used" are not).
+ */
 const THING_STOP =
-  "and|or|but|so|because|since|when|while|after|before|until|last|yesterday|today|tonight|this|that|these|those|which|who|for|from|at|in|on|with|without|to|of|by|about|like|as|than|recently|just|ago|yet|already|too|also|again|online|there|here|now|it|a|an|the|my|is|are|was|were|be|been|has|have|had|will|would|can|could|should|does|did|do|keeps?|needs?|works?|looks?|feels?|runs?|gets?|got|makes?|came|comes|broke|cost|costs|[\\p{L}]+ed";
+  "and|or|but|so|because|since|when|while|after|before|until|last|yesterday|today|tonight|this|that|these|those|which|who|for|from|at|in|on|with|without|to|of|by|about|like|as|than|recently|just|ago|yet|already|too|also|again|online|there|here|now|it|a|an|the|my|is|are|was|were|be|been|has|have|had|will|would|can|could|should|does|did|do|keeps?|needs?|works?|looks?|feels?|runs?|gets?|got|makes?|came|comes|broke|cost|costs|\\p{L}{3,}ed";
 /** A thing's words: at most four, none of them a stop word, a verb or a possessive ("my new car's" → "new car"). */
 const THING_WORDS = String.raw`((?:(?!(?:${THING_STOP})(?![\p{L}\d'-]))[\p{L}\d][\p{L}\d-]*(?:\s|(?=['’]s\b)|(?![\p{L}\d'’-]))){1,4})`;
 const STRONG_GET = String.raw`bought|purchased|ordered|adopted|rescued|built|assembled|installed|treated myself to|got myself`;
