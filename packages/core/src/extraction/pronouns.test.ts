@@ -116,6 +116,8 @@ describe('"it" resolved to a thing the user just said they got', () => {
     expect(contents('I bought a car. I love it when it rains.').join(' ')).not.toMatch(/the user's car when/);
     expect(contents("I bought a new lamp. It's hard to say if it helps.").join(' ')).not.toMatch(/lamp is hard/);
     expect(contents("I bought a new lamp. It's great.").join(' ')).not.toMatch(/lamp is great/);
+    expect(contents("I bought a new smart plug. It's a great way to save energy.").join(' ')).not.toMatch(/plug is a great way/);
+    expect(contents("I bought a bunch of spices. It's a Moroccan blend.").join(' ')).not.toMatch(/bunch is/);
   });
 
   it('a thing is out of reach after one more user message, and never taken by "she", "he" or "they"', () => {

@@ -31,8 +31,9 @@
  * a preposition or a conjunction ("a standing desk last week" → "my standing desk"). It is resolved at the
  * start of a clause when a description follows ("It's a Trek Domane", "It has a 10-hour battery"), and as the
  * object of a verb of liking or using or after "with" ("I love it", "I'm really happy with it"). "It" that
- * stands for nothing stays: "it's been", "it's time", "it's hard to …", "it's great that …", "I love it when …",
- * "I made it", "I got it". "Got a call / a chance / an email" is not a thing the user has.
+ * stands for nothing stays: "it's been", "it's time", "it's hard to …", "it's great that …", "it's a great way to
+ * …", "I love it when …", "I made it", "I got it". "Got a call / a chance / an email" is not a thing the user has,
+ * nor is "a bunch / a pair of".
  */
 import { conjugatePredicate } from './third-person';
 
@@ -98,7 +99,7 @@ const THING_MENTION = new RegExp(
   'giu',
 );
 /** What one gets that is not a thing one has: "got a call", "got a chance", "got an email". */
-const NOT_A_THING = /^(?:call|chance|feeling|sense|text|message|email|e-mail|letter|note|reply|response|answer|question|idea|lot|bit|couple|few|ticket|fine|raise|promotion|job|offer|cold|flu|headache|degree|grade|score|discount|refund|deal|quote|haircut|massage|tattoo|glimpse|look|taste|way|minute|moment|break|day|week|month|year)s?$/i;
+const NOT_A_THING = /^(?:bunch|pair|set|kind|sort|type|variety|number|ton|handful|piece|selection|range|call|chance|feeling|sense|text|message|email|e-mail|letter|note|reply|response|answer|question|idea|lot|bit|couple|few|ticket|fine|raise|promotion|job|offer|cold|flu|headache|degree|grade|score|discount|refund|deal|quote|haircut|massage|tattoo|glimpse|look|taste|way|minute|moment|break|day|week|month|year)s?$/i;
 
 /** The things (and pets) a user's sentence says they got or have, in order: antecedents for "it". */
 function thingMentions(text: string, message: number): { at: number; a: Antecedent }[] {
@@ -208,9 +209,13 @@ export function resolvePronoun(text: string, antecedents: Antecedent[], message:
 const IT_WINDOW = 1;
 /** "It's a Trek Domane", "It has a 10-hour battery", "It was a gift": "it" then a description of it. */
 const IT_START = /^it(?:'s|’s| is| was| has| had)\s+/i;
-/** "it" standing for nothing: "it's been a while", "it's time", "it's raining", "it's hard to …", "it's great that …". */
+/**
+ * "it" standing for nothing: "it's been a while", "it's time", "it's raining", "it's hard to …", "it's great that
+ * …", and a verdict on doing something rather than a description of a thing: "it's a great way to …", "it was a
+ * good idea to …".
+ */
 const IT_EMPTY =
-  /^it(?:'s|’s| is| was| has| had)\s+(?:been|time|raining|snowing|getting|going|like|about|just me|not (?:that|like)|(?:(?:so|really|very|pretty|quite|too|a bit|kind of|sort of|always|never|also|still)\s+)*[\w-]+\s+(?:to|that|how|when|if|because|for me to|for us to)\b)|^it(?:'s|’s| is| was)\s+(?:(?:so|really|very|pretty|quite|too)\s+)*(?:okay|ok|fine|alright|all right|true|funny|weird|crazy|amazing|nice|good|great|cool|hard|easy|tough|possible|important|interesting|fun|awesome|wonderful|fantastic|sad|strange)[.!]*$/i;
+  /^it(?:'s|’s| is| was)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}(?:way|idea|place|time|thing|chance|opportunity|relief|shame|pity|pleasure|step|start)\s+(?:to|that|for)\b|^it(?:'s|’s| is| was| has| had)\s+(?:been|time|raining|snowing|getting|going|like|about|just me|not (?:that|like)|(?:(?:so|really|very|pretty|quite|too|a bit|kind of|sort of|always|never|also|still)\s+)*[\w-]+\s+(?:to|that|how|when|if|because|for me to|for us to)\b)|^it(?:'s|’s| is| was)\s+(?:(?:so|really|very|pretty|quite|too)\s+)*(?:okay|ok|fine|alright|all right|true|funny|weird|crazy|amazing|nice|good|great|cool|hard|easy|tough|possible|important|interesting|fun|awesome|wonderful|fantastic|sad|strange)[.!]*$/i;
 /** "I love it", "I'm really happy with it", "I use it every day" (not "I love it when …", "I made it", "I got it"). */
 const IT_OBJECT =
   /\b(?:with|love|loved|like|liked|enjoy|enjoyed|use|used|using|wear|wore|wearing|ride|rode|riding|drive|drove|driving|recommend|recommended|adore|named|call|called|take care of|taking care of|walk|walked|feed|fed)\s+it\b(?!\s+(?:when|if|that|to|so|how)\b)(?!['’])/i;
