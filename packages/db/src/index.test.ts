@@ -1,13 +1,14 @@
 /**
  * The PGlite client under Drizzle (createDatabase): Drizzle's per-query type parsers are installed on the client
  * once, so each query runs without them and values still come back as Drizzle reads them, in and out of a
- * transaction. And the PostgreSQL pool's reconnect delay after failed attempts stays short.
+ * transaction; every statement that may change its data moves `dataWrites`, so `readUntilWrite` reads again
+ * after it. And the PostgreSQL pool's reconnect delay after failed attempts stays short.
  */
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { date, integer, interval, pgTable, timestamp } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Database, createDatabase, reconnectDelaySeconds, rows } from './index';
+import { type Database, createDatabase, dataWrites, mayHaveChangedData, readUntilWrite, reconnectDelaySeconds, rows } from './index';
 
 const probe = pgTable('parser_probe', {
   id: integer('id').primaryKey(),
@@ -58,6 +59,102 @@ describe('PGlite under Drizzle', () => {
       expect(result.rows).toEqual([{ n: 'int2:7' }]);
     } finally {
       query.mockRestore();
+    }
+  });
+});
+
+describe('reads kept until the next write (embedded engine)', () => {
+  const counter = (db: Database['db']) => {
+    const n = dataWrites(db);
+    if (n === null) throw new Error('PGlite has a write counter');
+    return n;
+  };
+
+  it('counts every statement that may change data, and no read or DML that touched no row', async () => {
+    const db = database.db;
+    await db.execute(sql`CREATE TABLE IF NOT EXISTS counted (id int PRIMARY KEY, n int NOT NULL)`);
+    const moved = async (run: () => Promise<unknown>) => {
+      const before = counter(db);
+      await run();
+      return counter(db) - before;
+    };
+    expect(await moved(() => rows(db, sql`SELECT count(*) FROM counted`))).toBe(0);
+    expect(await moved(() => db.select().from(probe))).toBe(0);
+    expect(await moved(() => db.execute(sql`INSERT INTO counted VALUES (1, 1)`))).toBe(1);
+    expect(await moved(() => db.execute(sql`UPDATE counted SET n = n + 1 WHERE id = 1`))).toBe(1);
+    expect(await moved(() => db.execute(sql`UPDATE counted SET n = 0 WHERE id = 999`))).toBe(0);
+    expect(await moved(() => db.execute(sql`DELETE FROM counted WHERE id = 999`))).toBe(0);
+    expect(await moved(() => db.execute(sql`INSERT INTO counted VALUES (1, 5) ON CONFLICT DO NOTHING`))).toBe(0);
+    expect(await moved(() => db.execute(sql`INSERT INTO counted VALUES (1, 5) ON CONFLICT (id) DO UPDATE SET n = excluded.n`))).toBe(1);
+    // a data-modifying CTE reports the outer statement's rows only: it counts whatever the outer count says
+    expect(await moved(() => db.execute(sql`WITH u AS (UPDATE counted SET n = 7 WHERE id = 1 RETURNING id) SELECT count(*) FROM u`))).toBe(1);
+    // a failed statement counts (when unsure, it is a write)
+    expect(await moved(() => db.execute(sql`INSERT INTO counted VALUES (1, 1)`).catch(() => null))).toBe(1);
+    // a transaction's statements and its end
+    expect(await moved(() => db.transaction(async (tx) => tx.execute(sql`UPDATE counted SET n = 8 WHERE id = 1`)))).toBe(2);
+    expect(await moved(() => db.transaction(async (tx) => rows(tx, sql`SELECT n FROM counted`)))).toBe(1);
+    const client = (db as unknown as { $client: PGlite }).$client;
+    expect(await moved(() => client.exec('UPDATE counted SET n = 9 WHERE id = 1'))).toBe(1);
+    expect(await moved(() => client.sql`UPDATE counted SET n = 10 WHERE id = 1`)).toBe(1);
+  });
+
+  it('classifies statements by their first word and the rows they touched', () => {
+    expect(mayHaveChangedData('  select 1', { affectedRows: 0 })).toBe(false);
+    expect(mayHaveChangedData('SELECT * FROM t FOR UPDATE', {})).toBe(false);
+    expect(mayHaveChangedData('\n UPDATE t SET a = 1', { affectedRows: 0 })).toBe(false);
+    expect(mayHaveChangedData('UPDATE t SET a = 1', { affectedRows: 2 })).toBe(true);
+    expect(mayHaveChangedData('UPDATE t SET a = 1', {})).toBe(true);
+    expect(mayHaveChangedData('WITH x AS (DELETE FROM t RETURNING 1) SELECT 1', { affectedRows: 0 })).toBe(true);
+    expect(mayHaveChangedData('-- note\nSELECT 1', {})).toBe(true);
+    expect(mayHaveChangedData('CREATE TABLE t (a int)', { affectedRows: 0 })).toBe(true);
+    expect(mayHaveChangedData('selected', {})).toBe(true);
+  });
+
+  it('keeps a read until a statement may have changed data, and never a read that a write overlapped', async () => {
+    const db = database.db;
+    await db.execute(sql`CREATE TABLE IF NOT EXISTS kept (id int PRIMARY KEY, n int NOT NULL)`);
+    await db.execute(sql`INSERT INTO kept VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET n = 1`);
+    let loads = 0;
+    const read = () =>
+      readUntilWrite(db, 'kept|1', async () => {
+        loads++;
+        return (await rows<{ n: number }>(db, sql`SELECT n FROM kept WHERE id = 1`))[0].n;
+      });
+    expect([await read(), await read(), await read()]).toEqual([1, 1, 1]);
+    expect(loads).toBe(1);
+    // other keys and reads of other tables do not disturb it
+    await readUntilWrite(db, 'other', async () => 'x');
+    await rows(db, sql`SELECT count(*) FROM kept`);
+    expect(await read()).toBe(1);
+    expect(loads).toBe(1);
+    await db.execute(sql`UPDATE kept SET n = 2 WHERE id = 1`);
+    expect(await read()).toBe(2);
+    expect(loads).toBe(2);
+    // a write that lands while a value is being loaded: that value is returned but not kept
+    const overlapped = () =>
+      readUntilWrite(db, 'kept|overlapped', async () => {
+        loads++;
+        const [{ n }] = await rows<{ n: number }>(db, sql`SELECT n FROM kept WHERE id = 1`);
+        await db.execute(sql`UPDATE kept SET n = n + 1 WHERE id = 1`);
+        return n;
+      });
+    expect(await overlapped()).toBe(2);
+    expect(await overlapped()).toBe(3);
+    expect(loads).toBe(4);
+    expect(await read()).toBe(4);
+    expect(await read()).toBe(4);
+    expect(loads).toBe(5);
+  });
+
+  it('does not keep anything on PostgreSQL, where other processes write', async () => {
+    const pg = createDatabase({ kind: 'postgres', url: 'postgres://nobody@127.0.0.1:1/none' });
+    try {
+      expect(dataWrites(pg.db)).toBeNull();
+      let loads = 0;
+      for (let i = 0; i < 3; i++) await readUntilWrite(pg.db, 'k', async () => ++loads);
+      expect(loads).toBe(3);
+    } finally {
+      await pg.close();
     }
   });
 });

@@ -80,7 +80,9 @@ export function createDatabase(config: DatabaseConfig): Database {
   }
   if (config.dataDir) mkdirSync(config.dataDir, { recursive: true });
   const client = new PGlite(config.dataDir ?? undefined);
-  const db = drizzlePglite(instanceParsers(client), { schema, ...observe(config.onQuery) });
+  const writes = { count: 0 };
+  const db = drizzlePglite(instanceParsers(client, client, writes), { schema, ...observe(config.onQuery) });
+  Object.defineProperty(db, WRITES, { value: writes });
   return {
     kind: 'pglite',
     db,
@@ -153,28 +155,101 @@ const DRIZZLE_PARSER_TYPES = Object.keys(DRIZZLE_PGLITE_PARSERS).join(',');
  * into it when it starts (and on `refreshArrayTypes`), over Drizzle's ones for date, time and numeric arrays.
  * Parsers for other types, should a query pass any, still go through.
  */
-function instanceParsers<C extends PGlite | Transaction>(client: C, root: PGlite = client as PGlite): C {
+function instanceParsers<C extends PGlite | Transaction>(client: C, root: PGlite, writes: WriteCounter): C {
   const table = () => {
     for (const [oid, parse] of Object.entries(DRIZZLE_PGLITE_PARSERS)) if (root.parsers[oid] !== parse) root.parsers[oid] = parse;
   };
+  // counted once the statement has run, whether it succeeded or not (see `dataWrites`)
+  const counted = <R>(query: string, run: Promise<R>): Promise<R> =>
+    run.then(
+      (result) => {
+        if (mayHaveChangedData(query, result)) writes.count++;
+        return result;
+      },
+      (err: unknown) => {
+        writes.count++;
+        throw err;
+      },
+    );
   return new Proxy(client, {
     get(target, prop, receiver) {
       if (prop === 'query') {
         return (query: string, params?: unknown[], options?: QueryOptions) => {
           const own = options?.parsers;
-          if (own === undefined || Object.keys(own).join(',') !== DRIZZLE_PARSER_TYPES) return target.query(query, params, options);
+          if (own === undefined || Object.keys(own).join(',') !== DRIZZLE_PARSER_TYPES) return counted(query, target.query(query, params, options));
           table();
-          return target.query(query, params, { ...options, parsers: undefined });
+          return counted(query, target.query(query, params, { ...options, parsers: undefined }));
         };
       }
-      // a transaction's own client is wrapped too
+      // a transaction's own client is wrapped too; its end (commit or rollback) counts as a write
       if (prop === 'transaction') {
-        return <T>(run: (tx: Transaction) => Promise<T>) => (target as PGlite).transaction((tx) => run(instanceParsers(tx, root)));
+        return <T>(run: (tx: Transaction) => Promise<T>) =>
+          counted('COMMIT', (target as PGlite).transaction((tx) => run(instanceParsers(tx, root, writes))));
       }
       const value = Reflect.get(target, prop, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
+      if (typeof value !== 'function') return value;
+      // anything else that runs SQL (exec, sql, the wire protocol) counts as a write when it settles
+      if (typeof prop === 'string' && /^(exec|sql)/.test(prop)) {
+        return (...args: unknown[]) => counted(prop, Promise.resolve(value.apply(target, args)));
+      }
+      return value.bind(target);
     },
   });
+}
+
+interface WriteCounter {
+  count: number;
+}
+
+// Kept on the Db object under a registered symbol, not in a module-level map: Next.js bundles this package once
+// per route, and every copy must find the counter of the one Db the process opened.
+const WRITES = Symbol.for('@memory/db.dataWrites');
+const MEMOS = Symbol.for('@memory/db.readUntilWrite');
+
+/**
+ * On the embedded engine, the number of statements so far that may have changed data; null on PostgreSQL.
+ * PGlite is one connection in this process (the data directory is locked to it), so every change to its data
+ * goes through this Db: a value read while the number stayed the same is still what the database holds, and
+ * a process-local cache of a hot read is exact when it is dropped whenever the number moves (docs/operations.md,
+ * "Reads kept between writes on the embedded engine").
+ * A statement counts once it has run. Only a SELECT, and an INSERT, UPDATE or DELETE that touched no row, do
+ * not count; a statement that failed, a WITH statement, a transaction's end, `exec` and anything else do.
+ * On PostgreSQL other connections and processes write, so there is no such number.
+ */
+export function dataWrites(db: Db): number | null {
+  return (db as { [WRITES]?: WriteCounter })[WRITES]?.count ?? null;
+}
+
+interface Memo {
+  writes: number;
+  values: Map<string, unknown>;
+}
+/** Reads `readUntilWrite` keeps at most, across keys (all are dropped at the next write anyway). */
+const MEMO_MAX_KEYS = 10_000;
+
+/**
+ * `load()`'s value for `key`, read once and then kept until the next statement that may change data (see
+ * `dataWrites`); on PostgreSQL always `load()`. A value whose load a write overlapped is returned but never reused.
+ * Callers share the kept value: they must not change it. Keys are the caller's, prefixed by what they read.
+ */
+export async function readUntilWrite<T>(db: Db, key: string, load: () => Promise<T>): Promise<T> {
+  const writes = dataWrites(db);
+  if (writes === null) return load();
+  const holder = db as { [MEMOS]?: Memo };
+  let memo = holder[MEMOS];
+  if (memo?.writes !== writes) holder[MEMOS] = memo = { writes, values: new Map() };
+  if (memo.values.has(key)) return memo.values.get(key) as T;
+  const value = await load();
+  // kept under the count seen before the load: a write that ran meanwhile moved the count, so it is never used
+  if (memo.values.size >= MEMO_MAX_KEYS) memo.values.clear();
+  memo.values.set(key, value);
+  return value;
+}
+
+/** Whether a statement that ran may have changed data (see `dataWrites`); when unsure, yes. */
+export function mayHaveChangedData(query: string, result: unknown): boolean {
+  if (/^\s*select\b/i.test(query)) return false;
+  return !(/^\s*(insert|update|delete)\b/i.test(query) && (result as { affectedRows?: number } | null)?.affectedRows === 0);
 }
 
 function describePostgresUrl(url: string): string {

@@ -3,7 +3,7 @@
  * transitions (each once), a new period, and a plan change that restores the mode at once.
  */
 import { auditLog, eq, rows, sql, tenants } from '@memory/db';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createTenant } from '../tenants/tenants';
 import { useMemoryDatabase } from '../testing/memory-database';
 import { ensureUser } from '../users';
@@ -53,6 +53,37 @@ describe('tenant usage', () => {
     expect(await readQuotaStateAndUser(db, a.tenant_id, 'bo', now)).toMatchObject({ user: null, state: { tenantId: a.tenant_id } });
     expect((await readQuotaStateAndUser(db, b.tenant_id, 'ana', now)).user).toBeNull();
     await expect(readQuotaStateAndUser(db, '00000000-0000-4000-8000-000000000000', 'ana', now)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('reads the row again only after a write on the embedded engine: a repeated read makes no statement, a change is seen at once', async () => {
+    const db = testDatabase().db;
+    const t = await createTenant(db, 'kept');
+    const userId = await ensureUser(db, t.tenant_id, 'cy');
+    const now = new Date();
+    await flushUsage(db);
+    const first = await readQuotaStateAndUser(db, t.tenant_id, 'cy', now);
+    const client = (db as unknown as { $client: { query: (...a: unknown[]) => unknown } }).$client;
+    const query = vi.spyOn(client, 'query');
+    try {
+      expect(await readQuotaStateAndUser(db, t.tenant_id, 'cy', now)).toEqual(first);
+      expect(query).not.toHaveBeenCalled();
+    } finally {
+      query.mockRestore();
+    }
+    await db.execute(sql`UPDATE end_users SET memory_version = memory_version + 1 WHERE id = ${userId}`);
+    expect((await readQuotaStateAndUser(db, t.tenant_id, 'cy', now)).user?.memoryVersion).toBe((first.user?.memoryVersion ?? 0) + 1);
+    await setTenantPlan(db, t.tenant_id, { plan: 'free', overrides: { budgets: { retrieve_calls: 10 } } }, { actor: 'operator', now });
+    expect((await readQuotaStateAndUser(db, t.tenant_id, 'cy', now)).state).toMatchObject({ plan: { id: 'free' }, remainingPct: 100 });
+    // counted, then written by the flush: the same usage before and after
+    await consumeBudget(db, (await readQuotaStateAndUser(db, t.tenant_id, 'cy', now)).state, 'retrieve_calls', now);
+    expect((await readQuotaStateAndUser(db, t.tenant_id, 'cy', now)).state.usage).toEqual({ add_calls: 0, retrieve_calls: 1 });
+    await flushUsage(db);
+    expect((await readQuotaStateAndUser(db, t.tenant_id, 'cy', now)).state).toMatchObject({ usage: { add_calls: 0, retrieve_calls: 1 }, remainingPct: 90 });
+    // an end user created (and one erased) after the first read
+    await ensureUser(db, t.tenant_id, 'dee');
+    expect((await readQuotaStateAndUser(db, t.tenant_id, 'dee', now)).user).not.toBeNull();
+    await db.execute(sql`DELETE FROM end_users WHERE id = ${userId}`);
+    expect((await readQuotaStateAndUser(db, t.tenant_id, 'cy', now)).user).toBeNull();
   });
 
   it('starts tenants on the unlimited plan: FULL, no budget, usage still counted', async () => {

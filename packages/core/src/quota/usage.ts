@@ -4,9 +4,10 @@
  * process agrees; the mode is computed from them on every add and retrieve, never cached. A process collects
  * its own counts for USAGE_FLUSH_MS and writes them in one upsert per tenant (UsageBuffer): every request of a
  * tenant updating the same two rows serialised them. What a process has not written yet is added to what it
- * reads, so one process is exact; several processes see each other's counts at most one flush late.
+ * reads, so one process is exact; several processes see each other's counts at most one flush late. On the
+ * embedded engine the row is kept between writes (`readUntilWrite`, exact there: every write is this process's).
  */
-import { type Db, rows, sql } from '@memory/db';
+import { type Db, readUntilWrite, rows, sql } from '@memory/db';
 import { recordAudit } from '../audit/audit';
 import { Errors } from '../errors';
 import type { QuotaMode } from '../schemas/memories';
@@ -123,16 +124,20 @@ class UsageBuffer {
   }
 }
 
-const buffers = new WeakMap<Db, UsageBuffer>();
+// One buffer per Db, kept on the Db under a registered symbol rather than in a module-level map: Next.js
+// bundles this module once per route, and with a map per copy each route collected its own counts (a retrieve
+// did not see the adds another route had not written yet, and shutdown flushed one copy's counts only).
+const BUFFER = Symbol.for('@memory/core.usageBuffer');
+type BufferHolder = { [BUFFER]?: UsageBuffer };
+
 function bufferFor(db: Db): UsageBuffer {
-  let b = buffers.get(db);
-  if (!b) buffers.set(db, (b = new UsageBuffer(db)));
-  return b;
+  const holder = db as BufferHolder;
+  return (holder[BUFFER] ??= new UsageBuffer(db));
 }
 
 /** Writes the usage this process has collected (shutdown; tests that read the tables). */
 export function flushUsage(db: Db): Promise<void> {
-  return buffers.get(db)?.flush() ?? Promise.resolve();
+  return (db as BufferHolder)[BUFFER]?.flush() ?? Promise.resolve();
 }
 
 function withUsage(state: Omit<QuotaState, 'remainingPct' | 'mode'>, usage: Usage): QuotaState {
@@ -186,7 +191,10 @@ async function readQuotaStateOnce(
   env: RateLimitDefaults,
   buffer: UsageBuffer,
 ): Promise<{ state: QuotaState; user: RetrieveUser | null }> {
-  const [r] = await rows<{
+  // on the embedded engine the row is read again only after a write (readUntilWrite): a hot retrieve then
+  // makes no statement at all; on PostgreSQL, where other processes write, every time
+  const key = `quota|${tenantId}|${externalUserId ?? ''}`;
+  const [r] = await readUntilWrite(db, key, () => rows<{
     plan: string;
     plan_anchor: string | Date;
     plan_overrides: PlanOverrides | null;
@@ -208,7 +216,7 @@ async function readQuotaStateOnce(
         ) u ON true
         ${externalUserId === null ? sql.empty() : sql`LEFT JOIN end_users e ON e.tenant_id = t.id AND e.external_user_id = ${externalUserId}`}
         WHERE t.id = ${tenantId}`,
-  );
+  ));
   if (!r) throw Errors.notFound('The tenant');
   const overrides = r.plan_overrides ?? {};
   const period = currentPeriod(new Date(r.plan_anchor), now);
