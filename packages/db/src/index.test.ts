@@ -96,6 +96,11 @@ describe('reads kept until the next write (embedded engine)', () => {
     const client = (db as unknown as { $client: PGlite }).$client;
     expect(await moved(() => client.exec('UPDATE counted SET n = 9 WHERE id = 1'))).toBe(1);
     expect(await moved(() => client.sql`UPDATE counted SET n = 10 WHERE id = 1`)).toBe(1);
+    // the synchronous wire-protocol call stays synchronous (a Sync message: ReadyForQuery comes back)
+    const before = counter(db);
+    const answer = client.execProtocolRawSync(new Uint8Array([0x53, 0, 0, 0, 4]));
+    expect(answer).toBeInstanceOf(Uint8Array);
+    expect(counter(db) - before).toBe(1);
   });
 
   it('classifies statements by their first word and the rows they touched', () => {

@@ -188,7 +188,14 @@ function instanceParsers<C extends PGlite | Transaction>(client: C, root: PGlite
       }
       const value = Reflect.get(target, prop, receiver);
       if (typeof value !== 'function') return value;
-      // anything else that runs SQL (exec, sql, the wire protocol) counts as a write when it settles
+      // anything else that runs SQL (exec, sql, the wire protocol) counts as a write when it settles; the
+      // synchronous protocol call keeps its synchronous result and counts at once
+      if (typeof prop === 'string' && /^exec.*Sync$/.test(prop)) {
+        return (...args: unknown[]) => {
+          writes.count++;
+          return value.apply(target, args);
+        };
+      }
       if (typeof prop === 'string' && /^(exec|sql)/.test(prop)) {
         return (...args: unknown[]) => counted(prop, Promise.resolve(value.apply(target, args)));
       }
