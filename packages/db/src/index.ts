@@ -159,11 +159,12 @@ function instanceParsers<C extends PGlite | Transaction>(client: C, root: PGlite
   const table = () => {
     for (const [oid, parse] of Object.entries(DRIZZLE_PGLITE_PARSERS)) if (root.parsers[oid] !== parse) root.parsers[oid] = parse;
   };
-  // counted once the statement has run, whether it succeeded or not (see `dataWrites`)
-  const counted = <R>(query: string, run: Promise<R>): Promise<R> =>
+  // counted once the statement has run, whether it succeeded or not (see `dataWrites`); null: no statement text
+  // to judge by (a transaction, `exec`), so it counts
+  const counted = <R>(query: string | null, run: Promise<R>): Promise<R> =>
     run.then(
       (result) => {
-        if (mayHaveChangedData(query, result)) writes.count++;
+        if (query === null || mayHaveChangedData(query, result)) writes.count++;
         return result;
       },
       (err: unknown) => {
@@ -184,7 +185,7 @@ function instanceParsers<C extends PGlite | Transaction>(client: C, root: PGlite
       // a transaction's own client is wrapped too; its end (commit or rollback) counts as a write
       if (prop === 'transaction') {
         return <T>(run: (tx: Transaction) => Promise<T>) =>
-          counted('COMMIT', (target as PGlite).transaction((tx) => run(instanceParsers(tx, root, writes))));
+          counted(null, (target as PGlite).transaction((tx) => run(instanceParsers(tx, root, writes))));
       }
       const value = Reflect.get(target, prop, receiver);
       if (typeof value !== 'function') return value;
@@ -197,7 +198,7 @@ function instanceParsers<C extends PGlite | Transaction>(client: C, root: PGlite
         };
       }
       if (typeof prop === 'string' && /^(exec|sql)/.test(prop)) {
-        return (...args: unknown[]) => counted(prop, Promise.resolve(value.apply(target, args)));
+        return (...args: unknown[]) => counted(null, Promise.resolve(value.apply(target, args)));
       }
       return value.bind(target);
     },

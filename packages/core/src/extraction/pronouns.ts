@@ -220,9 +220,12 @@ const IT_EMPTY =
 const IT_OBJECT =
   /\b(?:with|love|loved|like|liked|enjoy|enjoyed|use|used|using|wear|wore|wearing|ride|rode|riding|drive|drove|driving|recommend|recommended|adore|named|call|called|take care of|taking care of|walk|walked|feed|fed)\s+it\b(?!\s+(?:when|if|that|to|so|how)\b)(?!['’])/i;
 
-/** The thing "it" stands for: a mention earlier in the clause, else the latest within IT_WINDOW user messages. */
-function itAntecedent(text: string, upTo: number, antecedents: Antecedent[], message: number, ordinal: (i: number) => number): Antecedent | null {
-  const inClause = thingMentions(text.slice(0, upTo), message).at(-1)?.a;
+/**
+ * The thing "it" stands for: a mention in `before` (the clause up to the "it"), else the latest within IT_WINDOW
+ * user messages.
+ */
+function itAntecedent(before: string, antecedents: Antecedent[], message: number, ordinal: (i: number) => number): Antecedent | null {
+  const inClause = before ? thingMentions(before, message).at(-1)?.a : undefined;
   if (inClause) return inClause;
   for (let i = antecedents.length - 1; i >= 0; i--) {
     const a = antecedents[i];
@@ -240,7 +243,7 @@ function resolveIt(text: string, antecedents: Antecedent[], message: number, ord
   const start = IT_START.exec(text);
   if (start) {
     if (IT_EMPTY.test(text)) return null;
-    const a = itAntecedent('', 0, antecedents, message, ordinal);
+    const a = itAntecedent('', antecedents, message, ordinal);
     if (!a) return null;
     const rest = text.slice(start[0].length).trim();
     const verb = start[0].slice(2).trim().replace(/^['’]s$/, IT_HAS.test(rest) ? 'has' : 'is');
@@ -252,7 +255,7 @@ function resolveIt(text: string, antecedents: Antecedent[], message: number, ord
   // one "it" only: with two, which is which is a guess
   if ((text.match(/\bit\b/gi) ?? []).length > 1) return null;
   const at = (object.index ?? 0) + object[0].length - 2;
-  const a = itAntecedent(text, at, antecedents, message, ordinal);
+  const a = itAntecedent(text.slice(0, at), antecedents, message, ordinal);
   if (!a) return null;
   return `${text.slice(0, at)}${a.phrase}${text.slice(at + 2)}`;
 }
