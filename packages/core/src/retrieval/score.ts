@@ -1,6 +1,6 @@
 /**
- * Exact hybrid ranking over one user's candidate set (no approximate index: every item is scored), in two
- * layers (docs/evidence-layer.md): the extracted memories and the passages of what was said.
+ * Exact hybrid ranking over one user's candidate set (no approximate index: every item is scored, score-layer.ts),
+ * in two layers (docs/evidence-layer.md): the extracted memories and the passages of what was said.
  *
  *   memory  = 0.5 × lexical + 0.25 × semantic + 0.1 × importance + 0.05 × recency + 0.05 × entity + feedback
  *   passage = 0.5 × lexical + 0.25 × semantic + 0.05 × recency + 0.05 × entity + 0.1 (passage bias)
@@ -26,12 +26,12 @@
  * ("what do you know about the user?") matches every memory (isGeneralQuery).
  */
 import { analyze, contentWords } from '../text/terms';
-import { type WordVectors, cosine, dotEach } from '../text/word-vectors';
-import { type CandidateIndex, type IndexedMemory, type LayeredRanked, type Ranked, bm25Scores } from './candidate-index';
+import { type CandidateIndex, type IndexedMemory, type LayeredRanked, type Ranked } from './candidate-index';
 import { nearDuplicate } from './near-duplicates';
 import { withoutRequestWording } from './scaffolding';
+import { type PreparedQuery, type QuerySignals, type RankFilters, scoreCandidates } from './score-layer';
 import { orderUpdates } from './updates';
-import { MEMORY_WEIGHTS, PASSAGE_WEIGHTS, RANKING, type LayerWeights } from './weights';
+import { MEMORY_WEIGHTS, PASSAGE_WEIGHTS, RANKING } from './weights';
 
 export { type LayerWeights, MEMORY_WEIGHTS, PASSAGE_WEIGHTS, RANKING } from './weights';
 export {
@@ -46,6 +46,7 @@ export {
   postingsOf,
 } from './candidate-index';
 export { NEAR_DUPLICATE, nearDuplicate, valuesOf } from './near-duplicates';
+export { type QuerySignals, type RankFilters, RELEVANCE_FLOOR } from './score-layer';
 export { orderUpdates } from './updates';
 
 const stemsOf = (words: string) => [...new Set(analyze(words))].join('|');
@@ -74,13 +75,6 @@ export function answerPattern(query: string): RegExp | null {
 }
 
 /**
- * The least semantic similarity that makes an item match a query it shares no stem or entity with: for the
- * offline word vectors (unrelated sentences reach ~0.45 there), for a configured embeddings model, and for the
- * offline sentence encoder (local-encoder.ts; unrelated memories reach ~0.22 there, related ones 0.28–0.5).
- */
-export const RELEVANCE_FLOOR = { offline: 0.6, embedding: 0.45, local: 0.25 } as const;
-
-/**
  * Words that ask for what is known in general rather than about something ("what do you know about me?",
  * "tell me everything you remember about the user", or an empty query): such a query matches every memory,
  * ordered by importance, and no passage.
@@ -91,24 +85,6 @@ const GENERAL_WORDS = new Set(
 
 function isGeneralQuery(query: string): boolean {
   return contentWords(query).every((w) => GENERAL_WORDS.has(w));
-}
-
-export interface QuerySignals {
-  /** The query's vector from the configured embeddings model (compared with memories' `embedding`). */
-  embedding?: Float32Array | null;
-  /** Lower-cased entity names found in the query. */
-  entities?: string[];
-  /** The relevance floor of `embedding`'s model (default RELEVANCE_FLOOR.embedding). */
-  embeddingFloor?: number;
-}
-
-export interface RankFilters {
-  categories?: string[];
-  agentId?: string | null;
-  /** only memories created at or after this time (ms) */
-  createdAfter?: number;
-  /** only items whose source event is one of these (`metadata_filter`: the events whose metadata matched) */
-  sourceEvents?: ReadonlySet<string>;
 }
 
 /** The best `limit` memories, near-duplicates of better-ranked ones collapsed (one layer). */
@@ -251,110 +227,11 @@ export function rankLayers(
   return orderUpdates(out, layers, query);
 }
 
-/** What scoring needs of the query besides its terms: whether it is general, and its offline vector. */
-interface PreparedQuery {
-  general: boolean;
-  /** The kind of value the question asks for ("how many" → a number), matched against each candidate's stems. */
-  answer: RegExp | null;
-  /** The word vectors that made `vector`; an index built with others embeds the query itself. */
-  vectors: WordVectors | null;
-  vector: Float32Array | null;
-}
 
 function prepareQuery(idx: CandidateIndex, query: string): PreparedQuery {
   return { general: isGeneralQuery(query), answer: answerPattern(query), vectors: idx.vectors, vector: idx.vectors?.embed(query) ?? null };
 }
 
-function scoreCandidates(
-  idx: CandidateIndex,
-  w: LayerWeights,
-  query: string,
-  filters: RankFilters,
-  limit: number,
-  now: number,
-  signals: QuerySignals,
-  prepared: PreparedQuery,
-): Ranked[] {
-  const n = idx.memories.length;
-  const { columns } = idx;
-  const relevance = bm25Scores(idx, query);
-  // which items match the query at all (the relevance floor); a general query matches everything
-  const matched = new Uint8Array(n).fill(prepared.general ? 1 : 0);
-  // lexical, mapped into [0, 1)
-  for (let i = 0; i < n; i++) {
-    const s = relevance[i];
-    if (s > 0) matched[i] = 1;
-    relevance[i] = s > 0 ? w.lexicalWeight * (s / (s + w.lexicalSaturation)) : 0;
-  }
-  // semantic: the configured model's vectors where both sides have one, else the offline vectors
-  const queryVector = idx.vectors === prepared.vectors ? prepared.vector : (idx.vectors?.embed(query) ?? null);
-  const useEmbedding = signals.embedding ?? null;
-  const offline = queryVector && queryVector.length === columns.dims ? dotEach(queryVector, columns.vectors, columns.hasVector, n) : null;
-  const embeddingFloor = signals.embeddingFloor ?? RELEVANCE_FLOOR.embedding;
-  for (let i = 0; i < n; i++) {
-    let semantic = offline ? offline[i] : 0;
-    let floor: number = RELEVANCE_FLOOR.offline;
-    if (useEmbedding) {
-      const embedding = idx.memories[i].embedding;
-      if (embedding && embedding.length === useEmbedding.length) {
-        semantic = cosine(useEmbedding, embedding);
-        floor = embeddingFloor;
-      }
-    }
-    if (semantic >= floor) matched[i] = 1;
-    if (semantic > 0) relevance[i] += w.semanticWeight * semantic;
-  }
-  // entity matches: only the items linked to an entity the query names
-  const queryEntities = signals.entities?.length ? signals.entities : null;
-  if (queryEntities) {
-    for (let i = 0; i < n; i++) {
-      const linked = idx.memories[i].entities;
-      if (!linked?.length) continue;
-      let hits = 0;
-      for (const e of queryEntities) if (linked.includes(e)) hits++;
-      if (hits) {
-        matched[i] = 1;
-        relevance[i] += (w.entityWeight * hits) / queryEntities.length;
-      }
-    }
-  }
-  const decay = Math.LN2 / (RANKING.recencyHalfLifeDays * 86_400_000);
-  const feedbackScale = w.feedbackWeight / MEMORY_WEIGHTS.feedbackWeight;
-  for (let i = 0; i < n; i++) {
-    relevance[i] +=
-      w.bias +
-      w.importanceWeight * columns.importance[i] +
-      w.recencyWeight * Math.exp(-Math.max(0, now - columns.said[i]) * decay) +
-      feedbackScale * columns.feedback[i];
-  }
-  const categories = filters.categories?.length ? new Set(filters.categories) : null;
-  const sources = filters.sourceEvents ?? null;
-  const filtered = categories !== null || Boolean(filters.agentId) || filters.createdAfter !== undefined || sources !== null;
-  const answer = prepared.answer;
-  const answerBonus = answer ? RANKING.answerKindWeight : 0;
-  // the best `limit`, kept in a list sorted best first (limit is small: at most 2 × 50 + 5)
-  const top: Ranked[] = [];
-  for (let i = 0; i < n; i++) {
-    if (!matched[i]) continue;
-    let r = relevance[i];
-    if (top.length === limit && !better(idx, r + answerBonus, i, top[limit - 1])) continue;
-    // an item holding the kind of value asked for (read only for items that could make the list)
-    if (answer && answer.test(idx.text.slice(idx.offsets[i], idx.offsets[i + 1] - 1))) r += answerBonus;
-    if (top.length === limit && !better(idx, r, i, top[limit - 1])) continue;
-    if (filtered) {
-      const m = idx.memories[i];
-      if (categories && !categories.has(m.category)) continue;
-      if (filters.agentId && m.agentId !== filters.agentId) continue;
-      if (filters.createdAfter !== undefined && m.createdAt < filters.createdAfter) continue;
-      if (sources && !(m.sourceEventId && sources.has(m.sourceEventId))) continue;
-    }
-    let pos = top.length;
-    while (pos > 0 && better(idx, r, i, top[pos - 1])) pos--;
-    top.splice(pos, 0, { index: i, relevance: r });
-    if (top.length > limit) top.pop();
-  }
-  return top;
-}
 
 /**
  * "Now" on the user's timeline: the newest thing the user said (never later than the clock), so recency
@@ -364,22 +241,4 @@ export function timelineNow(now: number, ...indexes: (CandidateIndex | null)[]):
   let newest = Number.NEGATIVE_INFINITY;
   for (const idx of indexes) if (idx && idx.newestSaid > newest) newest = idx.newestSaid;
   return Number.isFinite(newest) ? Math.min(now, newest) : now;
-}
-
-/**
- * Result order: relevance desc, then said later first, then newer first, then taken from an earlier message first
- * (two memories a job stored together from one conversation), then id. Random ids decide only between items of
- * the same message, so a ranking does not change from one run to the next on a tie.
- */
-function better(idx: CandidateIndex, relevance: number, i: number, other: Ranked): boolean {
-  if (relevance !== other.relevance) return relevance > other.relevance;
-  const said = idx.columns.said;
-  if (said[i] !== said[other.index]) return said[i] > said[other.index];
-  const a = idx.memories[i];
-  const b = idx.memories[other.index];
-  if (a.createdAt !== b.createdAt) return a.createdAt > b.createdAt;
-  const am = a.messages?.[0] ?? -1;
-  const bm = b.messages?.[0] ?? -1;
-  if (am !== bm) return am < bm;
-  return a.id < b.id;
 }
