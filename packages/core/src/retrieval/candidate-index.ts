@@ -70,7 +70,10 @@ export interface CandidateIndex {
 export interface PrecomputedAnalysis {
   /** The stored stems, space-separated. */
   terms?: string | null;
-  /** The offline vector, as stored (base64 int8, analysis.ts) or already decoded. */
+  /**
+   * The offline vector, as stored (base64 int8, analysis.ts) or already decoded: unit length, as
+   * `WordVectors.embed` gives (the ranking bounds a cosine by 1, score-layer.ts).
+   */
   storedVector?: string | null;
   vector?: Float32Array | null;
 }

@@ -160,13 +160,14 @@ export function scoreCandidates(
   const top: Ranked[] = [];
   const consider = (i: number) => {
     if (top.length === limit && lexical[i] + entity[i] + fixed[i] + semanticMax + answerBonus + BOUND_SLACK < top[limit - 1].relevance) return;
+    // a filtered-out item is left before its vector is compared
+    if (!passes(i)) return;
     let r = score(i);
     if (!matched[i]) return;
     if (top.length === limit && !better(idx, r + answerBonus, i, top[limit - 1])) return;
     // an item holding the kind of value asked for (read only for items that could make the list)
     if (answer && answer.test(idx.text.slice(idx.offsets[i], idx.offsets[i + 1] - 1))) r += answerBonus;
     if (top.length === limit && !better(idx, r, i, top[limit - 1])) return;
-    if (!passes(i)) return;
     let pos = top.length;
     while (pos > 0 && better(idx, r, i, top[pos - 1])) pos--;
     top.splice(pos, 0, { index: i, relevance: r });
