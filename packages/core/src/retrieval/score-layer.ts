@@ -123,6 +123,9 @@ export function scoreCandidates(
     }
   }
   const fixed = fixedTerms(idx, w, now);
+  // every term but the semantic one and the answer bonus: what the bound and the first fill read
+  const base = new Float64Array(n);
+  for (let i = 0; i < n; i++) base[i] = lexical[i] + entity[i] + fixed[i];
   // semantic: the configured model's vectors where both sides have one, else the offline vectors
   const queryVector = idx.vectors === prepared.vectors ? prepared.vector : (idx.vectors?.embed(query) ?? null);
   const offline = queryVector && queryVector.length === columns.dims ? queryVector : null;
@@ -159,7 +162,7 @@ export function scoreCandidates(
   // the best `limit`, kept in a list sorted best first (limit is small: at most 2 × 50 + 5)
   const top: Ranked[] = [];
   const consider = (i: number) => {
-    if (top.length === limit && lexical[i] + entity[i] + fixed[i] + semanticMax + answerBonus + BOUND_SLACK < top[limit - 1].relevance) return;
+    if (top.length === limit && base[i] + semanticMax + answerBonus + BOUND_SLACK < top[limit - 1].relevance) return;
     // a filtered-out item is left before its vector is compared
     if (!passes(i)) return;
     let r = score(i);
@@ -173,22 +176,24 @@ export function scoreCandidates(
     top.splice(pos, 0, { index: i, relevance: r });
     if (top.length > limit) top.pop();
   };
-  // first the items that match by their wording or entities and score best without the semantic term
+  // first the items that match by their wording or entities and score best without the semantic term (only
+  // when the bound can prune: with a configured model's vectors it cannot)
   const seeds: number[] = [];
-  const seedScore = (i: number) => lexical[i] + entity[i] + fixed[i];
-  if (semanticMax > 0) {
+  if (Number.isFinite(semanticMax)) {
     for (let i = 0; i < n; i++) {
-      if (!matched[i] || (seeds.length === limit && seedScore(i) <= seedScore(seeds[limit - 1])) || !passes(i)) continue;
+      if (!matched[i] || (seeds.length === limit && base[i] <= base[seeds[limit - 1]]) || !passes(i)) continue;
       let pos = seeds.length;
-      while (pos > 0 && seedScore(i) > seedScore(seeds[pos - 1])) pos--;
+      while (pos > 0 && base[i] > base[seeds[pos - 1]]) pos--;
       seeds.splice(pos, 0, i);
       if (seeds.length > limit) seeds.pop();
     }
   }
-  for (const i of seeds) consider(i);
-  const seeded = new Uint8Array(seeds.length > 0 ? n : 0);
-  for (const i of seeds) seeded[i] = 1;
-  for (let i = 0; i < n; i++) if (seeds.length === 0 || !seeded[i]) consider(i);
+  const seeded = new Uint8Array(n);
+  for (const i of seeds) {
+    seeded[i] = 1;
+    consider(i);
+  }
+  for (let i = 0; i < n; i++) if (!seeded[i]) consider(i);
   return top;
 }
 
