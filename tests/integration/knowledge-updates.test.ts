@@ -203,4 +203,31 @@ describe.each(servers())('knowledge updates on $name', (server) => {
       expect(current).not.toContain(stale);
     }
   }, 180_000);
+  it('puts the move above the message it superseded when the question shares words only with the old message', async () => {
+    const api: Api = await tenantApi(server);
+    const user = 'mover';
+    const w = await api.post('/v1/tenant/service-writers', { service_key: 'chat', display_name: 'chat', authority_rules: { default_priority: 50 } });
+    expect(w.status).toBe(201);
+    for (const [n, content] of ['I live in Lisbon and I work as a pediatric nurse.', 'Actually I moved to Porto last month.'].entries()) {
+      const res = await api.post('/v1/memories/add', {
+        external_user_id: user,
+        messages: [{ role: 'user', content }],
+        source: { service: 'chat', event_id: `move-${n}`, observed_at: new Date(Date.UTC(2026, 10, 27, 10 + n)).toISOString() },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const job = await api.waitForJob(res.body.job_id);
+      expect(['completed', 'processed']).toContain(job.status);
+    }
+    // "where do I live?" shares "live" with the first message and no word with "The user moved to Porto …"
+    const r = await api.post('/v1/memories/retrieve', { external_user_id: user, query: 'Where do I live?' });
+    const ranked = (r.body.data as Item[]).map((i) => i.content);
+    const porto = ranked.indexOf('The user moved to Porto in October 2026.');
+    const lisbon = ranked.findIndex((c) => c.includes('I live in Lisbon'));
+    expect(porto, JSON.stringify(ranked)).toBe(0);
+    // what was said before stays, as dated evidence below what is current
+    expect(lisbon, JSON.stringify(ranked)).toBeGreaterThan(porto);
+    // the user's job was not superseded: asked about, it comes first
+    const job = await api.post('/v1/memories/retrieve', { external_user_id: user, query: 'What is my job?' });
+    expect((job.body.data as Item[])[0].content).toBe('The user works as a pediatric nurse.');
+  });
 });

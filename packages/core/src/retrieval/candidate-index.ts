@@ -25,6 +25,11 @@ export interface IndexedMemory {
   /** The source event the item came from and the message indices it cites (passages: exactly one). */
   sourceEventId?: string | null;
   messages?: readonly number[] | null;
+  /**
+   * A passage of history: the ids of the active memories whose claims superseded the claims taken from its
+   * message (the end of each chain of supersessions). What is current ranks above it (updates.ts currentFirst).
+   */
+  current?: readonly string[];
   /** The item's stems in order, space-separated (as stored, analysis.ts). */
   terms: string;
   /** Number of stems. */

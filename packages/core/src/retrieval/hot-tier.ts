@@ -49,6 +49,8 @@ export interface PassageRow extends SourceEventColumns {
    * found by the words it was found by as a memory ("cocktail-making class on Thursday").
    */
   history_terms?: string;
+  /** The active memories that superseded those claims (following each chain of supersessions to its end). */
+  current?: string[];
 }
 
 export interface HotUserSet {
@@ -157,6 +159,7 @@ export class HotTier {
               createdAt: new Date(p.created_at).getTime(),
               observedAt: new Date(p.observed_at).getTime(),
               sourceEventId: p.source_event_id,
+              ...(p.current?.length ? { current: p.current } : {}),
               // a reply that quotes its prompt whole stands for both messages (rankLayers: one item per message)
               messages: prompts[i]?.whole ? [prompts[i]!.messageIndex, p.message_index] : [p.message_index],
             })),

@@ -4,7 +4,7 @@
  * and the best few kept in order.
  */
 import { type WordVectors, cosine, dotAt } from '../text/word-vectors';
-import { type CandidateIndex, type Ranked, bm25Scores } from './candidate-index';
+import { type CandidateIndex, type IndexedMemory, type Ranked, bm25Scores } from './candidate-index';
 import { type LayerWeights, MEMORY_WEIGHTS, RANKING } from './weights';
 
 /**
@@ -30,6 +30,20 @@ export interface RankFilters {
   createdAfter?: number;
   /** only items whose source event is one of these (`metadata_filter`: the events whose metadata matched) */
   sourceEvents?: ReadonlySet<string>;
+}
+
+/** Whether item i passes the filters (every filter applies to every item returned; always true without one). */
+export function filterOf(filters: RankFilters, items: readonly IndexedMemory[]): (i: number) => boolean {
+  const categories = filters.categories?.length ? new Set(filters.categories) : null;
+  const sources = filters.sourceEvents ?? null;
+  if (categories === null && !filters.agentId && filters.createdAfter === undefined && sources === null) return () => true;
+  return (i) => {
+    const m = items[i];
+    if (categories && !categories.has(m.category)) return false;
+    if (filters.agentId && m.agentId !== filters.agentId) return false;
+    if (filters.createdAfter !== undefined && m.createdAt < filters.createdAfter) return false;
+    return !(sources && !(m.sourceEventId && sources.has(m.sourceEventId)));
+  };
 }
 
 /** What scoring needs of the query besides its terms: whether it is general, and its offline vector. */
@@ -146,17 +160,7 @@ export function scoreCandidates(
     if (semantic >= floor) matched[i] = 1;
     return lexical[i] + (semantic > 0 ? w.semanticWeight * semantic : 0) + entity[i] + fixed[i];
   };
-  const categories = filters.categories?.length ? new Set(filters.categories) : null;
-  const sources = filters.sourceEvents ?? null;
-  const filtered = categories !== null || Boolean(filters.agentId) || filters.createdAfter !== undefined || sources !== null;
-  const passes = (i: number): boolean => {
-    if (!filtered) return true;
-    const m = idx.memories[i];
-    if (categories && !categories.has(m.category)) return false;
-    if (filters.agentId && m.agentId !== filters.agentId) return false;
-    if (filters.createdAfter !== undefined && m.createdAt < filters.createdAfter) return false;
-    return !(sources && !(m.sourceEventId && sources.has(m.sourceEventId)));
-  };
+  const passes = filterOf(filters, idx.memories);
   const answer = prepared.answer;
   const answerBonus = answer ? RANKING.answerKindWeight : 0;
   // the best `limit`, kept in a list sorted best first (limit is small: at most 2 × 50 + 5)

@@ -30,7 +30,7 @@ import { type CandidateIndex, type IndexedMemory, type LayeredRanked, type Ranke
 import { nearDuplicate } from './near-duplicates';
 import { withoutRequestWording } from './scaffolding';
 import { type PreparedQuery, type QuerySignals, type RankFilters, scoreCandidates } from './score-layer';
-import { orderUpdates } from './updates';
+import { currentFirst, orderUpdates } from './updates';
 import { MEMORY_WEIGHTS, PASSAGE_WEIGHTS, RANKING } from './weights';
 
 export { type LayerWeights, MEMORY_WEIGHTS, PASSAGE_WEIGHTS, RANKING } from './weights';
@@ -47,7 +47,7 @@ export {
 } from './candidate-index';
 export { NEAR_DUPLICATE, nearDuplicate, valuesOf } from './near-duplicates';
 export { type QuerySignals, type RankFilters, RELEVANCE_FLOOR } from './score-layer';
-export { orderUpdates } from './updates';
+export { currentFirst, orderUpdates } from './updates';
 
 const stemsOf = (words: string) => [...new Set(analyze(words))].join('|');
 const NUMBER_STEMS = stemsOf('one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred thousand million dozen half');
@@ -121,7 +121,8 @@ export const PASSAGE_CATEGORY = 'conversation';
  * not returned after it, and one returned before it gives the reply its place. A memory all of whose messages
  * were already returned word for word is left out (one item per message, whichever ranks first); one all of whose
  * messages a better-ranked item already cites waits `RANKING.repeatPenalty` lower, so nearly as relevant
- * evidence from other messages goes first.
+ * evidence from other messages goes first. Then what is current goes above its history (`currentFirst`) and,
+ * for questions about the current state, a total or a change, later statements above earlier (`orderUpdates`).
  */
 export function rankLayers(
   layers: { memories: CandidateIndex; memoryTexts?: readonly string[]; passages: CandidateIndex | null },
@@ -224,7 +225,7 @@ export function rankLayers(
     for (const i of messages) shownMessages.add(key(p.sourceEventId, i));
     out.push({ layer: 'passage', index: r.index, relevance: r.relevance });
   }
-  return orderUpdates(out, layers, query);
+  return orderUpdates(currentFirst(out, layers, query, filters, limit), layers, query);
 }
 
 

@@ -1,7 +1,8 @@
 /** Knowledge updates at read time (score.ts, rankLayers): for a question about the current state, a running total or a change, later-said items first. */
 import { analyze } from '../text/terms';
 import type { CandidateIndex, LayeredRanked } from './candidate-index';
-import { termSet } from './near-duplicates';
+import { nearDuplicate, termSet } from './near-duplicates';
+import { type RankFilters, filterOf } from './score-layer';
 import { RANKING } from './weights';
 
 /**
@@ -170,4 +171,69 @@ export function orderUpdates<T extends LayeredRanked>(
     // b, now at j, is looked at next: its own update overtakes it
   }
   return items.map((x) => x.r);
+}
+
+/** Each memory index's ids, to their places (built on first use; an index never changes once built). */
+const placesOf = new WeakMap<CandidateIndex, Map<string, number>>();
+function placeOf(idx: CandidateIndex, id: string): number | undefined {
+  let places = placesOf.get(idx);
+  if (!places) {
+    places = new Map(idx.memories.map((m, i) => [m.id, i]));
+    placesOf.set(idx, places);
+  }
+  return places.get(id);
+}
+
+/**
+ * What is current ranks above its history. A passage of history (a message whose claim a claim said later
+ * superseded: "I live in Lisbon …" after "Actually I moved to Porto") is evidence of what was true before; the
+ * memory that now holds the claim (`IndexedMemory.current`) goes right above it, with its score, whatever the
+ * words of the question matched ("where do I live?" shares "live" with the passage, not with "The user moved to
+ * Porto in October 2026."). Such a memory not in the list enters it there when it passes the filters and repeats
+ * no returned memory (the list keeps `limit` items: the last leaves); one whose message a returned passage
+ * shows word for word has that passage moved instead. A question anchored in the past ("where did I live
+ * before?") keeps the order as scored.
+ */
+export function currentFirst<T extends LayeredRanked>(
+  out: T[],
+  layers: { memories: CandidateIndex; memoryTexts?: readonly string[]; passages: CandidateIndex | null },
+  query: string,
+  filters: RankFilters,
+  limit: number,
+): T[] {
+  const { memories, passages } = layers;
+  if (!passages || !out.some((r) => r.layer === 'passage' && passages.memories[r.index].current)) return out;
+  if (PAST_ANCHOR.test(query)) return out;
+  const items = [...out];
+  const passes = filterOf(filters, memories.memories);
+  const texts = layers.memoryTexts;
+  const messageKey = (event: string | null | undefined, message: number | undefined) => `${event ?? ''}#${message ?? -1}`;
+  for (let j = 0; j < items.length; j++) {
+    const r = items[j];
+    if (r.layer !== 'passage') continue;
+    for (const id of passages.memories[r.index].current ?? []) {
+      const place = placeOf(memories, id);
+      if (place === undefined) continue;
+      const m = memories.memories[place];
+      let at = items.findIndex((o) => o.layer === 'memory' && o.index === place);
+      if (at < 0) {
+        // its message returned word for word: that passage is what moves
+        const own = new Set((m.messages ?? []).map((i) => messageKey(m.sourceEventId, i)));
+        at = items.findIndex((o) => o.layer === 'passage' && own.has(messageKey(passages.memories[o.index].sourceEventId, passages.memories[o.index].messages?.at(-1))));
+      }
+      if (at >= 0 && at < j) continue;
+      if (at > j) {
+        const [moved] = items.splice(at, 1);
+        items.splice(j, 0, { ...moved, relevance: r.relevance });
+        j++;
+        continue;
+      }
+      if (!passes(place)) continue;
+      if (items.some((o) => o.layer === 'memory' && nearDuplicate(memories.memories[o.index], m, texts?.[o.index], texts?.[place]))) continue;
+      items.splice(j, 0, { layer: 'memory', index: place, relevance: r.relevance } as T);
+      j++;
+      if (items.length > limit) items.pop();
+    }
+  }
+  return items;
 }
