@@ -51,9 +51,34 @@ export function createRetrievalDeps(
 }
 
 
-/** Provenance of a passage: its source event, and the message it is part of (after the prompt it quotes whole). */
-function passageProvenance(p: PassageRow, prompt: PassagePrompt | null = null): Record<string, unknown> {
-  return sourceProvenance(p, prompt?.whole ? [prompt.messageIndex, p.message_index] : [p.message_index], p.job_id) ?? {};
+/**
+ * Provenance and a passage's rendered text depend on the row alone, and a hot set's rows are never changed
+ * in place (a write makes a new set), so each is built once per row and shared by every response that returns
+ * it (frozen: nothing may change a shared object).
+ */
+const madeOnce = new WeakMap<object, { provenance: Record<string, unknown> | null; content?: string }>();
+function once<R extends object>(row: R, make: (row: R) => { provenance: Record<string, unknown> | null; content?: string }) {
+  let made = madeOnce.get(row);
+  if (!made) {
+    made = make(row);
+    if (made.provenance) Object.freeze(made.provenance);
+    madeOnce.set(row, made);
+  }
+  return made;
+}
+
+/** A memory's provenance (its source event and messages), once per row. */
+const memoryProvenance = (row: RankableRow) => once(row, (r) => ({ provenance: toProvenance(r) })).provenance;
+
+/**
+ * A passage's text (speaker, date, the prompt a reply quotes) and provenance: its source event, and the message
+ * it is part of (after the prompt it quotes whole); once per row.
+ */
+function passageParts(p: PassageRow, prompt: PassagePrompt | null) {
+  return once(p, (r) => ({
+    content: passageText({ role: r.role, speaker: r.speaker, content: r.content, observedAt: r.observed_at }, prompt),
+    provenance: sourceProvenance(r, prompt?.whole ? [prompt.messageIndex, r.message_index] : [r.message_index], r.job_id) ?? {},
+  })) as { content: string; provenance: Record<string, unknown> };
 }
 
 /** The relevance floor for the model whose vectors the set holds (the offline encoder's cosines run lower). */
@@ -149,7 +174,7 @@ export function rankAndRender(
     }
     const p = set.passages[r.index];
     const prompt = set.prompts[r.index] ?? null;
-    const content = passageText({ role: p.role, speaker: p.speaker, content: p.content, observedAt: p.observed_at }, prompt);
+    const { content, provenance } = passageParts(p, prompt);
     const renderable = { id: p.id, content, category: PASSAGE_CATEGORY, importance: 0 };
     return {
       renderable,
@@ -162,7 +187,7 @@ export function rankAndRender(
         relevance_score: Math.round(r.relevance * 1e6) / 1e6,
         context_snippet: renderSnippet(renderable, req.format),
         source_event_id: p.source_event_id,
-        provenance: passageProvenance(p, prompt),
+        provenance,
       } satisfies MemorySearchResult,
     };
   });
@@ -220,7 +245,7 @@ export async function retrieveMemories(
     },
     embedded.vector,
     now,
-    (row) => ({ source_event_id: row.source_event_id, provenance: toProvenance(row) }),
+    (row) => ({ source_event_id: row.source_event_id, provenance: memoryProvenance(row) }),
     section ? section.build(req.external_user_id, set.rows, now, sectionExtra) : null,
   );
 
