@@ -18,6 +18,24 @@ interface Item {
   source_event_id: string | null;
 }
 
+/** A new tenant with a `chat` writer, and one user's messages said in order, each in its own conversation, jobs finished. */
+async function tellInOrder(server: Parameters<typeof tenantApi>[0], user: string, said: string[], day: (n: number) => Date): Promise<Api> {
+  const api: Api = await tenantApi(server);
+  const w = await api.post('/v1/tenant/service-writers', { service_key: 'chat', display_name: 'chat', authority_rules: { default_priority: 50 } });
+  expect(w.status).toBe(201);
+  for (const [n, content] of said.entries()) {
+    const res = await api.post('/v1/memories/add', {
+      external_user_id: user,
+      messages: [{ role: 'user', content }],
+      source: { service: 'chat', event_id: `${user}-${n}`, observed_at: day(n).toISOString() },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const job = await api.waitForJob(res.body.job_id);
+    expect(['completed', 'processed']).toContain(job.status);
+  }
+  return api;
+}
+
 describe.each(servers())('knowledge updates on $name', (server) => {
   it('walks one user through twelve changes said naturally across conversations', async () => {
     const api: Api = await tenantApi(server);
@@ -203,21 +221,10 @@ describe.each(servers())('knowledge updates on $name', (server) => {
       expect(current).not.toContain(stale);
     }
   }, 180_000);
+
   it('puts the move above the message it superseded when the question shares words only with the old message', async () => {
-    const api: Api = await tenantApi(server);
     const user = 'mover';
-    const w = await api.post('/v1/tenant/service-writers', { service_key: 'chat', display_name: 'chat', authority_rules: { default_priority: 50 } });
-    expect(w.status).toBe(201);
-    for (const [n, content] of ['I live in Lisbon and I work as a pediatric nurse.', 'Actually I moved to Porto last month.'].entries()) {
-      const res = await api.post('/v1/memories/add', {
-        external_user_id: user,
-        messages: [{ role: 'user', content }],
-        source: { service: 'chat', event_id: `move-${n}`, observed_at: new Date(Date.UTC(2026, 10, 27, 10 + n)).toISOString() },
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      const job = await api.waitForJob(res.body.job_id);
-      expect(['completed', 'processed']).toContain(job.status);
-    }
+    const api = await tellInOrder(server, user, ['I live in Lisbon and I work as a pediatric nurse.', 'Actually I moved to Porto last month.'], (n) => new Date(Date.UTC(2026, 10, 27, 10 + n)));
     // "where do I live?" shares "live" with the first message and no word with "The user moved to Porto …"
     const r = await api.post('/v1/memories/retrieve', { external_user_id: user, query: 'Where do I live?' });
     const ranked = (r.body.data as Item[]).map((i) => i.content);
@@ -229,5 +236,18 @@ describe.each(servers())('knowledge updates on $name', (server) => {
     // the user's job was not superseded: asked about, it comes first
     const job = await api.post('/v1/memories/retrieve', { external_user_id: user, query: 'What is my job?' });
     expect((job.body.data as Item[])[0].content).toBe('The user works as a pediatric nurse.');
+  });
+
+  it('replaces a residence and an employer changed in other words: a relocation in a season, leaving one job for another', async () => {
+    const user = 'changer';
+    const said = ['I live in Lisbon and I work at Acme as an engineer.', 'We relocated to Porto in the spring.', 'I left Acme and joined Globex last week.'];
+    const api = await tellInOrder(server, user, said, (n) => new Date(Date.UTC(2026, 8, 1 + n * 7, 10)));
+    const listed = (await api.get(`/v1/memories?external_user_id=${user}&status=all&limit=100`)).body.data.items as (Item & { status: string })[];
+    const statusOf = (content: string) => listed.find((m) => m.content === content)?.status;
+    expect(statusOf('The user lives in Lisbon.'), JSON.stringify(listed.map((m) => [m.content, m.status]))).toBe('inactive');
+    expect(statusOf('The user works at Acme as an engineer.'), JSON.stringify(listed.map((m) => [m.content, m.status]))).toBe('inactive');
+    const first = async (query: string) => ((await api.post('/v1/memories/retrieve', { external_user_id: user, query })).body.data as Item[])[0]?.content;
+    expect(await first('Where do I live?')).toMatch(/^The user and their household relocated to Porto/);
+    expect(await first('Where do I work?')).toMatch(/^The user left Acme and joined Globex/);
   });
 });

@@ -86,6 +86,11 @@ const RULES: ((p: string) => Parsed | null)[] = [
     const m = p.match(new RegExp(`^${VERB_FORMS} (?:back )?(?:in|to) ${PLACE_NOUN}${WHEN}$`, 'u'));
     return m ? { slot: 'residence', value: m[1] } : null;
   },
+  // "is in Porto now", "is now based in Berlin": where the user is, said as a change (a trip says no "now")
+  (p) => {
+    const m = p.match(new RegExp(`^(?:is|are) (?:now (?:in|based in) ${NAME}|(?:in|based in) ${NAME} (?:now|these days|nowadays))$`, 'u'));
+    return m ? { slot: 'residence', value: m[1] ?? m[2] } : null;
+  },
   (p) => {
     const m = p.match(new RegExp(`^(?:moved|has moved|moved away) (?:out of|away from) ${NAME}${WHEN}$`, 'u'));
     return m ? { slot: 'residence', value: m[1], negated: true } : null;
@@ -103,10 +108,10 @@ const RULES: ((p: string) => Parsed | null)[] = [
     if (d) return { slot: 'diet', value: d[1] };
     return /^(?:eats|eat|eating) meat\b/i.test(p) ? { slot: 'diet', value: 'meat eater' } : null;
   },
-  // employer: "works at Acme", "joined Stripe", "started a new job as a data scientist at Stripe"
+  // employer: "works at Acme", "works at Acme as an engineer", "joined Stripe", "started a new job as a data scientist at Stripe"
   (p) => {
     const m =
-      p.match(new RegExp(`^(?:works|work|working|is working|is employed|has worked|has been working|interns|is interning) (?:at|for) ${NAME}${WHEN}$`, 'u')) ??
+      p.match(new RegExp(`^(?:works|work|working|is working|is employed|has worked|has been working|interns|is interning) (?:at|for) ${NAME}(?: as (?:a |an )?[\\w -]+?)?${WHEN}$`, 'u')) ??
       p.match(new RegExp(`^(?:is employed by|joined|has joined|is joining|started (?:a new job|a job|a new position|a position|working|work|an internship)(?: as (?:a |an )?[\\w -]+?)? (?:at|with)|got (?:a |an )?(?:new )?(?:job|position|offer|internship)(?: as (?:a |an )?[\\w -]+?)? (?:at|with)|accepted (?:a |an )?(?:new )?(?:job|offer|position)(?: as (?:a |an )?[\\w -]+?)? (?:at|from|with)|landed (?:a |an )?(?:new )?job at) ${NAME}${WHEN}$`, 'u'));
     if (m) return { slot: 'employer', value: m[1] };
     const left = p.match(new RegExp(`^(?:left|quit|resigned from|was laid off from|got laid off from|was fired from)(?: (?:their|the user's|a|the|her|his) job (?:at|with))? ${NAME}${WHEN}$`, 'u'));

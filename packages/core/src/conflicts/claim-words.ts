@@ -10,10 +10,10 @@ export const ADVERB =
   /^(?:now|currently|still|just|recently|finally|actually|officially|already|also|really|then|lately|newly|happily|permanently|mostly) /;
 /**
  * When something happened, as the extractors write it after the value: "in April 2023", "on 3 May 2023",
- * "in 2021", "the week before 8 May 2023", "recently", "last month", "now", "these days".
+ * "in 2021", "the week before 8 May 2023", "recently", "last month", "in the spring", "now", "these days".
  */
 export const WHEN =
-  '(?: (?:on|in|around|since|by|as of)(?: [A-Z][a-z]+,)? (?:\\d{1,2} )?(?:[A-Z][a-z]+ )?\\d{4}| (?:the (?:week|weekend)|a few days) (?:before|of|after) \\d{1,2} [A-Z][a-z]+ \\d{4}| recently| last (?:week|month|year)| this (?:week|month|year)| now| these days| nowadays| again| full[- ]time| for good)*';
+  '(?: (?:on|in|around|since|by|as of)(?: [A-Z][a-z]+,)? (?:\\d{1,2} )?(?:[A-Z][a-z]+ )?\\d{4}| (?:the (?:week|weekend)|a few days) (?:before|of|after) \\d{1,2} [A-Z][a-z]+ \\d{4}| recently| last (?:week|month|year|spring|summer|autumn|fall|winter)| this (?:week|month|year|spring|summer|autumn|fall|winter)| (?:in|during|over) the (?:spring|summer|autumn|fall|winter)| now| these days| nowadays| again| full[- ]time| for good)*';
 /** A time phrase the built-in extractor puts in front: "In April 2023, the user moved to Porto." */
 export const LEADING_WHEN = /^(?:on|in|around|since|as of|the (?:week|weekend) (?:before|of|after)|a few days before|recently|lately|these days|nowadays|now|actually)\b[^,]{0,40}, (?=the user\b)/i;
 /** Asides an extractor appends that do not change the claim: "(as of 21 May 2023)", "(in reply to …)". */

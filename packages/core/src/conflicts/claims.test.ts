@@ -47,6 +47,15 @@ describe('detectClaim', () => {
     ['The user needs **40 points** to unlock the next badge.', 'need:point unlock', '40', '40'],
     ['The user needs 9 more credits to graduate.', 'need:credit graduat', '9', '9'],
     ['The user is now on page 143 of the novel.', 'progress:page', '143', '143'],
+    // a season as the time, where the user is now, an employer with the role after it
+    ['The user and their family relocated to Ghent in the autumn.', 'residence', 'ghent', 'Ghent'],
+    ['The user moved to Leeds last winter.', 'residence', 'leeds', 'Leeds'],
+    ['The user is in Valencia now.', 'residence', 'valencia', 'Valencia'],
+    ['The user is now based in Oslo.', 'residence', 'oslo', 'Oslo'],
+    ['The user works at Hooli as a data analyst.', 'employer', 'hooli', 'Hooli'],
+    // an ending and a beginning of one slot: the beginning is the claim
+    ['The user left Hooli and joined Pied Piper in March 2024.', 'employer', 'pied piper', 'Pied Piper'],
+    ['The user moved out of Leeds and moved to York last summer.', 'residence', 'york', 'York'],
   ])('%s -> %s = %s', (content, subject, value, display) => {
     expect(detectClaim(content)).toMatchObject({ subject, value, display, negated: false });
   });
@@ -70,6 +79,7 @@ describe('detectClaim', () => {
     expect(detectClaim('The user moved to Porto in April 2023.')?.change).toBe(true);
     expect(detectClaim('The user now drives a Tesla Model 3.')?.change).toBe(true);
     expect(detectClaim('The user lives in Porto.')?.change).toBe(false);
+    expect(detectClaim('The user left Hooli and joined Pied Piper.')?.change).toBe(true);
     expect(detectClaim('The user works at Initech, not Globex.')).toMatchObject({ subject: 'employer', value: 'initech', change: true });
   });
 
@@ -82,6 +92,10 @@ describe('detectClaim', () => {
     'The user has a meeting tomorrow.',
     'The user drives to work.',
     'The user asked: which laptop should the user buy?',
+    // a place without "now" may be a trip; two facts joined by "and" are not one claim
+    'The user is in Valencia for a conference.',
+    'The user is in Valencia.',
+    'The user lives in Leeds and works at Hooli.',
   ])('is not a claim: %s', (content) => {
     expect(detectClaim(content)).toBeNull();
   });

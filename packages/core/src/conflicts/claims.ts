@@ -52,7 +52,7 @@ export function detectClaim(content: string): Claim | null {
   // An extractor's statement may run on past the claim ("moved back to the suburbs, so the user …"): the
   // first clause alone is tried when the whole does not parse.
   const clause = who.predicate.split(CLAUSE_BREAK)[0];
-  const parsed = parse(who.predicate) ?? (clause !== who.predicate ? parse(clause) : null);
+  const parsed = parse(who.predicate) ?? (clause !== who.predicate ? parse(clause) : null) ?? endedThenStarted(who.predicate, parse);
   if (!parsed) return null;
   const display = (parsed.display ?? parsed.value).trim().replace(/[.,;:!?]+$/, '');
   const value = parsed.value === 'yes' ? 'yes' : normaliseValue(parsed.value);
@@ -64,6 +64,20 @@ export function detectClaim(content: string): Claim | null {
     negated: parsed.negated ?? false,
     change: CHANGE.test(text) || CORRECTED_TAIL.test(content.trim().replace(/\.$/, '')),
   };
+}
+
+/**
+ * "left Acme and joined Globex", "moved out of Lisbon and moved to Porto": an ending and a beginning of the same
+ * slot joined by "and" state the new value (the claim, said as a change). Only that pair: "lives in Lisbon and
+ * works at Acme" states two facts, and neither may stand for the memory (a later job would supersede the
+ * residence with it).
+ */
+function endedThenStarted(predicate: string, parse: (p: string) => ReturnType<typeof parsePredicate>): ReturnType<typeof parsePredicate> {
+  const at = predicate.indexOf(' and ');
+  if (at < 0) return null;
+  const ended = parse(predicate.slice(0, at));
+  const started = parse(predicate.slice(at + 5));
+  return ended?.negated && started && !started.negated && ended.slot === started.slot ? started : null;
 }
 
 /** Two values name the same thing: equal, or one is the other with more words after it ("Porto" / "Porto, Portugal"). */
