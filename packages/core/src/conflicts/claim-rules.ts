@@ -53,7 +53,7 @@ export function possessiveClaim(predicate: string): Parsed | null {
   if (recurring && day) return { slot: `schedule:${keyOf(recurring[1])}`, value: weekdays(day[1]), display: day[1] };
   const slot = possessiveSlot(m[1]);
   if (!slot) return null;
-  return { slot, value: m[2].replace(/ (?:now|these days|nowadays|again|currently|at the moment)$/, '') };
+  return { slot, value: m[2].replace(/^(?:now|currently) /, '').replace(/ (?:now|these days|nowadays|again|currently|at the moment)$/, '') };
 }
 
 function possessiveSlot(attribute: string): string | null {
@@ -74,7 +74,7 @@ const NEGATIONS: [RegExp, (m: RegExpMatchArray) => string][] = [
   [/^(?:hates|dislikes|can't stand|cannot stand|detests) (.+)$/, (m) => `likes ${m[1]}`],
 ];
 
-const VERB_FORMS = '(?:lives|live|living|is living|resides|reside|has moved|moved|move|is based|relocated|relocate|has relocated|has settled|settled)';
+const VERB_FORMS = '(?:lives|live|living|is living|has been living|has lived|resides|reside|has moved|moved|move|is based|relocated|relocate|has relocated|has settled|settled)';
 
 const RULES: ((p: string) => Parsed | null)[] = [
   // residence: "lives in Porto", "moved to Porto in April 2023", "is based in Berlin now"
@@ -250,9 +250,23 @@ function habitClaim(p: string, ended: boolean): Parsed | null {
   return { slot: `habit:${[verb, ...object.slice(0, 1)].join(' ')}`, value: 'yes', display: p };
 }
 
+/** An adverb after the auxiliary ("is now working at", "has just moved to"): read as "is working at", "has moved to". */
+const AUXILIARY_ADVERB = /^(is|are|has|have) (?:now|currently|still|just|recently|finally|actually|already) /;
+/** A time word after the claim that rules with no time phrase of their own do not take ("is vegan now"). */
+const TRAILING_NOW = / (?:now|these days|nowadays|currently|at the moment)$/;
+
 export function parsePredicate(predicate: string): Parsed | null {
   let p = predicate;
   while (ADVERB.test(p)) p = p.replace(ADVERB, '');
+  const plain = p.replace(AUXILIARY_ADVERB, '$1 ');
+  return (
+    parseBare(p) ??
+    (plain !== p ? parseBare(plain) : null) ??
+    (TRAILING_NOW.test(plain) ? parseBare(plain.replace(TRAILING_NOW, '')) : null)
+  );
+}
+
+function parseBare(p: string): Parsed | null {
   for (const [re, positive] of NEGATIONS) {
     const m = p.match(re);
     if (!m) continue;

@@ -13,7 +13,7 @@ export const ADVERB =
  * "in 2021", "the week before 8 May 2023", "recently", "last month", "in the spring", "now", "these days".
  */
 export const WHEN =
-  '(?: (?:on|in|around|since|by|as of)(?: [A-Z][a-z]+,)? (?:\\d{1,2} )?(?:[A-Z][a-z]+ )?\\d{4}| (?:the (?:week|weekend)|a few days) (?:before|of|after) \\d{1,2} [A-Z][a-z]+ \\d{4}| recently| last (?:week|month|year|spring|summer|autumn|fall|winter)| this (?:week|month|year|spring|summer|autumn|fall|winter)| (?:in|during|over) the (?:spring|summer|autumn|fall|winter)| now| these days| nowadays| again| full[- ]time| for good)*';
+  '(?: (?:on|in|around|since|by|as of)(?: [A-Z][a-z]+,)? (?:\\d{1,2} )?(?:[A-Z][a-z]+ )?\\d{4}| since (?:January|February|March|April|May|June|July|August|September|October|November|December|last (?:week|month|year|spring|summer|autumn|fall|winter))| (?:the (?:week|weekend)|a few days) (?:before|of|after) \\d{1,2} [A-Z][a-z]+ \\d{4}| recently| last (?:week|month|year|spring|summer|autumn|fall|winter)| this (?:week|month|year|spring|summer|autumn|fall|winter)| (?:in|during|over) the (?:spring|summer|autumn|fall|winter)| now| these days| nowadays| again| full[- ]time| for good)*';
 /** A time phrase the built-in extractor puts in front: "In April 2023, the user moved to Porto." */
 export const LEADING_WHEN = /^(?:on|in|around|since|as of|the (?:week|weekend) (?:before|of|after)|a few days before|recently|lately|these days|nowadays|now|actually)\b[^,]{0,40}, (?=the user\b)/i;
 /** Asides an extractor appends that do not change the claim: "(as of 21 May 2023)", "(in reply to …)". */

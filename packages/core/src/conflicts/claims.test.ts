@@ -56,6 +56,12 @@ describe('detectClaim', () => {
     // an ending and a beginning of one slot: the beginning is the claim
     ['The user left Hooli and joined Pied Piper in March 2024.', 'employer', 'pied piper', 'Pied Piper'],
     ['The user moved out of Leeds and moved to York last summer.', 'residence', 'york', 'York'],
+    // what follows "and now"; an adverb after the auxiliary; "now" after a claim whose rule takes no time phrase
+    ['The user changed careers and now works at Hooli.', 'employer', 'hooli', 'Hooli'],
+    ['The user is currently working at Pied Piper.', 'employer', 'pied piper', 'Pied Piper'],
+    ['The user is pescatarian these days.', 'diet', 'pescatarian', 'pescatarian'],
+    ["The user's favourite band is now Wilco.", 'favourite:band', 'wilco', 'Wilco'],
+    ['The user has been living in Ghent since September.', 'residence', 'ghent', 'Ghent'],
   ])('%s -> %s = %s', (content, subject, value, display) => {
     expect(detectClaim(content)).toMatchObject({ subject, value, display, negated: false });
   });

@@ -52,7 +52,8 @@ export function detectClaim(content: string): Claim | null {
   // An extractor's statement may run on past the claim ("moved back to the suburbs, so the user …"): the
   // first clause alone is tried when the whole does not parse.
   const clause = who.predicate.split(CLAUSE_BREAK)[0];
-  const parsed = parse(who.predicate) ?? (clause !== who.predicate ? parse(clause) : null) ?? endedThenStarted(who.predicate, parse);
+  const parsed =
+    parse(who.predicate) ?? (clause !== who.predicate ? parse(clause) : null) ?? endedThenStarted(who.predicate, parse) ?? afterAndNow(who.predicate, parse);
   if (!parsed) return null;
   const display = (parsed.display ?? parsed.value).trim().replace(/[.,;:!?]+$/, '');
   const value = parsed.value === 'yes' ? 'yes' : normaliseValue(parsed.value);
@@ -78,6 +79,12 @@ function endedThenStarted(predicate: string, parse: (p: string) => ReturnType<ty
   const ended = parse(predicate.slice(0, at));
   const started = parse(predicate.slice(at + 5));
   return ended?.negated && started && !started.negated && ended.slot === started.slot ? started : null;
+}
+
+/** "changed jobs and now works at Globex": what follows "and now" is the current value. */
+function afterAndNow(predicate: string, parse: (p: string) => ReturnType<typeof parsePredicate>): ReturnType<typeof parsePredicate> {
+  const m = predicate.match(/,? and (?:the user |they )?now (.+)$/);
+  return m ? parse(m[1]) : null;
 }
 
 /** Two values name the same thing: equal, or one is the other with more words after it ("Porto" / "Porto, Portugal"). */

@@ -221,7 +221,8 @@ export function currentFirst<T extends LayeredRanked>(
         const own = new Set((m.messages ?? []).map((i) => messageKey(m.sourceEventId, i)));
         at = items.findIndex((o) => o.layer === 'passage' && own.has(messageKey(passages.memories[o.index].sourceEventId, passages.memories[o.index].messages?.at(-1))));
       }
-      if (at >= 0 && at < j) continue;
+      // already above it, or (its own message) the passage itself
+      if (at >= 0 && at <= j) continue;
       if (at > j) {
         const [moved] = items.splice(at, 1);
         items.splice(j, 0, { ...moved, relevance: r.relevance });
