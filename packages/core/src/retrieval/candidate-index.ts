@@ -36,6 +36,9 @@ export interface IndexedMemory {
   length: number;
 }
 
+/** A message of a source event, as both layers cite it: "<event>#<message index>". */
+export const messageKey = (event: string | null | undefined, message: number) => `${event ?? ''}#${message}`;
+
 export interface CandidateIndex {
   memories: IndexedMemory[];
   /**

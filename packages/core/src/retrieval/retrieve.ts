@@ -56,29 +56,29 @@ export function createRetrievalDeps(
  * in place (a write makes a new set), so each is built once per row and shared by every response that returns
  * it (frozen: nothing may change a shared object).
  */
-const madeOnce = new WeakMap<object, { provenance: Record<string, unknown> | null; content?: string }>();
-function once<R extends object>(row: R, make: (row: R) => { provenance: Record<string, unknown> | null; content?: string }) {
-  let made = madeOnce.get(row);
-  if (!made) {
-    made = make(row);
-    if (made.provenance) Object.freeze(made.provenance);
-    madeOnce.set(row, made);
+function once<R extends object, V>(cache: WeakMap<R, V>, row: R, make: (row: R) => V): V {
+  let made = cache.get(row);
+  if (made === undefined) {
+    made = Object.freeze(make(row));
+    cache.set(row, made);
   }
   return made;
 }
 
+const provenanceOfMemory = new WeakMap<RankableRow, Record<string, unknown> | null>();
 /** A memory's provenance (its source event and messages), once per row. */
-const memoryProvenance = (row: RankableRow) => once(row, (r) => ({ provenance: toProvenance(r) })).provenance;
+const memoryProvenance = (row: RankableRow) => once(provenanceOfMemory, row, toProvenance);
 
+const partsOfPassage = new WeakMap<PassageRow, { content: string; provenance: Record<string, unknown> }>();
 /**
  * A passage's text (speaker, date, the prompt a reply quotes) and provenance: its source event, and the message
  * it is part of (after the prompt it quotes whole); once per row.
  */
 function passageParts(p: PassageRow, prompt: PassagePrompt | null) {
-  return once(p, (r) => ({
+  return once(partsOfPassage, p, (r) => ({
     content: passageText({ role: r.role, speaker: r.speaker, content: r.content, observedAt: r.observed_at }, prompt),
-    provenance: sourceProvenance(r, prompt?.whole ? [prompt.messageIndex, r.message_index] : [r.message_index], r.job_id) ?? {},
-  })) as { content: string; provenance: Record<string, unknown> };
+    provenance: Object.freeze(sourceProvenance(r, prompt?.whole ? [prompt.messageIndex, r.message_index] : [r.message_index], r.job_id) ?? {}),
+  }));
 }
 
 /** The relevance floor for the model whose vectors the set holds (the offline encoder's cosines run lower). */

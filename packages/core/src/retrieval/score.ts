@@ -26,7 +26,7 @@
  * ("what do you know about the user?") matches every memory (isGeneralQuery).
  */
 import { analyze, contentWords } from '../text/terms';
-import { type CandidateIndex, type IndexedMemory, type LayeredRanked, type Ranked } from './candidate-index';
+import { type CandidateIndex, type IndexedMemory, type LayeredRanked, type Ranked, messageKey } from './candidate-index';
 import { nearDuplicate } from './near-duplicates';
 import { withoutRequestWording } from './scaffolding';
 import { type PreparedQuery, type QuerySignals, type RankFilters, scoreCandidates } from './score-layer';
@@ -147,7 +147,7 @@ export function rankLayers(
       : [];
   const memIdx = layers.memories;
   const texts = layers.memoryTexts;
-  const key = (event: string | null | undefined, message: number) => `${event ?? ''}#${message}`;
+  const key = messageKey;
   // the best-ranked memory candidate of each cited message, to stand in for that message's passage
   const memoryOfMessage = new Map<string, Ranked>();
   for (const r of mem) {

@@ -1,6 +1,6 @@
 /** Knowledge updates at read time (score.ts, rankLayers): for a question about the current state, a running total or a change, later-said items first. */
 import { analyze } from '../text/terms';
-import type { CandidateIndex, LayeredRanked } from './candidate-index';
+import { type CandidateIndex, type LayeredRanked, messageKey } from './candidate-index';
 import { nearDuplicate, termSet } from './near-duplicates';
 import { type RankFilters, filterOf } from './score-layer';
 import { RANKING } from './weights';
@@ -207,7 +207,6 @@ export function currentFirst<T extends LayeredRanked>(
   const items = [...out];
   const passes = filterOf(filters, memories.memories);
   const texts = layers.memoryTexts;
-  const messageKey = (event: string | null | undefined, message: number | undefined) => `${event ?? ''}#${message ?? -1}`;
   for (let j = 0; j < items.length; j++) {
     const r = items[j];
     if (r.layer !== 'passage') continue;
@@ -219,7 +218,7 @@ export function currentFirst<T extends LayeredRanked>(
       if (at < 0) {
         // its message returned word for word: that passage is what moves
         const own = new Set((m.messages ?? []).map((i) => messageKey(m.sourceEventId, i)));
-        at = items.findIndex((o) => o.layer === 'passage' && own.has(messageKey(passages.memories[o.index].sourceEventId, passages.memories[o.index].messages?.at(-1))));
+        at = items.findIndex((o) => o.layer === 'passage' && own.has(messageKey(passages.memories[o.index].sourceEventId, passages.memories[o.index].messages?.at(-1) ?? -1)));
       }
       // already above it, or (its own message) the passage itself
       if (at >= 0 && at <= j) continue;
