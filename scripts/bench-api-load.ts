@@ -236,6 +236,39 @@ export function load(baseUrl: string, s: Scenario, opts: { connections: number; 
   });
 }
 
+/** How the extraction backlog an add load left behind drained, with no load, before bare was measured again. */
+export interface Drain {
+  /** Jobs queued or running when the add load stopped (GET /v1/health/ready). */
+  backlog: number;
+  /** Seconds until it was empty, or null when it still was not after `maxSeconds`. */
+  seconds: number | null;
+  /** Jobs still waiting when the wait ended (0 when drained). */
+  left: number;
+}
+
+/**
+ * Waits, polling the readiness endpoint once a second, until the server's extraction backlog is empty or
+ * `maxSeconds` passed: a bare run measured while the server still extracts would not be the bare ceiling.
+ */
+export async function waitForDrain(baseUrl: string, maxSeconds: number): Promise<Drain> {
+  const depth = async (): Promise<number> => {
+    const res = await fetch(`${baseUrl}/v1/health/ready`);
+    const body = (await res.json()) as { jobs?: { backlog?: { depth?: number } | null } };
+    const d = body.jobs?.backlog?.depth;
+    if (typeof d !== 'number') throw new Error(`readiness gave no backlog depth: ${JSON.stringify(body).slice(0, 300)}`);
+    return d;
+  };
+  const started = Date.now();
+  const backlog = await depth();
+  let left = backlog;
+  while (left > 0 && Date.now() - started < maxSeconds * 1000) {
+    checkInterrupted();
+    await new Promise((r) => setTimeout(r, 1000));
+    left = await depth();
+  }
+  return { backlog, seconds: left === 0 ? (Date.now() - started) / 1000 : null, left };
+}
+
 export interface Window {
   scenario: ScenarioName;
   phase: 'probe' | 'serial' | 'warmup' | 'measure';

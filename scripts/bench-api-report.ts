@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { ROOT } from '../tests/integration/server';
 import { fmt, markdownTable } from './bench-lib';
 import { jobSummary } from './bench-seed';
-import { type Measured, headline, label } from './bench-api-load';
+import { type Drain, type Measured, headline, label } from './bench-api-load';
 
 export interface RunResult {
   engine: 'pglite' | 'postgres';
@@ -14,6 +14,8 @@ export interface RunResult {
   seedMs: number;
   scenarios: Array<Measured & { pctOfBare: number }>;
   background: Awaited<ReturnType<typeof jobSummary>> | null;
+  /** How the add load's backlog drained before the last bare run. */
+  drain?: Drain;
   serverLog: { lines: number; byPhase: Record<string, Record<string, number>>; tail: string };
   error?: string;
 }

@@ -7,7 +7,8 @@
  *   bare      GET  /v1/health                (constant JSON, no database: the framework's ceiling;
  *                                            measured before, between and after the loaded scenarios)
  *   retrieve  POST /v1/memories/retrieve     (~20 different queries, limit 10, for the seeded user)
- *   add       POST /v1/memories/add          (varied conversations for 200 users; the embedded worker stays on)
+ *   add       POST /v1/memories/add          (varied conversations for 200 users; the embedded worker stays on;
+ *                                            the next bare run waits until the jobs it queued have drained)
  * and report requests/s, p50/p95/p99 latency and the share of bare throughput. Only 127.0.0.1 is contacted.
  *
  * Results: <out>/api-<timestamp>.json and .md (default bench/results).
@@ -43,6 +44,7 @@ import {
   scenarios,
   servers,
   throwawayDatabase,
+  waitForDrain,
 } from './bench-api-load';
 import { type WorkerRun, benchWorkers, workersTable } from './bench-api-workers';
 
@@ -106,6 +108,15 @@ async function benchOne(engine: 'pglite' | 'postgres', size: number, flags: Flag
           `p99 ${fmt(m.p99, 2)} ms` +
           (m.total - m.ok2xx ? `, NOT 2xx: ${m.total - m.ok2xx} (${JSON.stringify(m.statusCodes)}, errors ${m.errors}, timeouts ${m.timeouts})` : ''),
       );
+      if (s.name === 'add') {
+        // the next bare run must find an idle server, not one still extracting what the add load queued
+        const drain = await waitForDrain(server.baseUrl, DRAIN_MAX_SECONDS);
+        run.drain = drain;
+        log(
+          `[${engine} ${size}] add left ${drain.backlog} jobs; ` +
+            (drain.seconds === null ? `${drain.left} still waiting after ${DRAIN_MAX_SECONDS} s` : `drained in ${fmt(drain.seconds, 1)} s`),
+        );
+      }
     }
     measured.forEach((m, i) => {
       if (m.scenario === 'bare') {
@@ -140,6 +151,8 @@ async function benchOne(engine: 'pglite' | 'postgres', size: number, flags: Flag
 // ---------------------------------------------------------------------------------------------------------
 
 const BUILD_ID = path.join(ROOT, 'apps/web/.next/BUILD_ID');
+/** The longest wait for an add load's backlog to drain before bare is measured again. */
+const DRAIN_MAX_SECONDS = 300;
 const BUILD_CMD = 'npx turbo run build --filter=@memory/web';
 
 function ensureBuilt(flags: Flags) {
@@ -253,6 +266,15 @@ async function main() {
           (r.background.errors.length ? `; job errors: ${r.background.errors.join(' | ')}` : ''),
       );
     }
+    if (r.drain) {
+      const d = r.drain;
+      notes.push(
+        `- ${label(r.engine)} ${r.memories}: the add load left ${d.backlog} extraction jobs; ` +
+          (d.seconds === null
+            ? `${d.left} were still waiting after ${DRAIN_MAX_SECONDS} s, so bare (after) ran while the server still extracted`
+            : `they drained in ${fmt(d.seconds, 1)} s with no load (${fmt(d.backlog / Math.max(d.seconds, 1e-9), 1)} jobs/s) before bare (after) ran`),
+      );
+    }
     if (r.serverLog.lines > 0) {
       const parts = Object.entries(r.serverLog.byPhase).map(
         ([where, msgs]) => `${where}: ${Object.entries(msgs).map(([m, n]) => `${n}× ${m}`).join('; ')}`,
@@ -280,6 +302,7 @@ async function main() {
     '',
     `${flags.duration} s per scenario, ${flags.connections} connections, ${flags.warmup} warm-up requests; load generator on the same machine. ` +
       'bare = GET /v1/health; retrieve = POST /v1/memories/retrieve (20 queries, limit 10); add = POST /v1/memories/add (200 users, embedded worker on). ' +
+      'bare (after) waits until the extraction backlog the add load left has drained, so that it measures an idle server. ' +
       'Latencies are exact percentiles over all 2xx responses.',
     '',
     table,

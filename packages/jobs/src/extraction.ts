@@ -17,7 +17,7 @@ import {
   storeExtractionResult,
 } from '@memory/core';
 import { type Db, eq, extractionJobs } from '@memory/db';
-import type { StepRunner } from './steps';
+import { NO_CHECKPOINT, type StepRunner, extractionCheckpoint } from './steps';
 
 export const EXTRACTION_REQUESTED = 'memory/extraction.requested';
 
@@ -59,20 +59,23 @@ export async function runExtraction(
   deps: JobDeps,
   attempt?: AttemptInfo,
 ): Promise<StoreSummary | null> {
-  const input = await step.run('load-conversation', () => loadExtractionInput(deps.db, jobId));
+  const input = await step.run('load-conversation', () => loadExtractionInput(deps.db, jobId), NO_CHECKPOINT);
   if (input.finished) return input.summary;
-  const result = await step.run('extract-memories', async () =>
-    withEarlierUsage(
-      deps.db,
-      jobId,
-      await extractOrFallBack(jobId, { messages: input.messages, observedAt: new Date(input.observedAt), domain: input.domain }, deps, attempt),
-    ),
+  const result = await step.run(
+    'extract-memories',
+    async () =>
+      withEarlierUsage(
+        deps.db,
+        jobId,
+        await extractOrFallBack(jobId, { messages: input.messages, observedAt: new Date(input.observedAt), domain: input.domain }, deps, attempt),
+      ),
+    extractionCheckpoint(deps.extractor),
   );
   const summary = await step.run('store-memories', async () => {
     // claims, vectors, the compositional pass and the passages: on a thread when there are threads
     const prepared = deps.threads ? await deps.threads.prepare(result, input.messages) : undefined;
     return storeExtractionResult(deps.db, jobId, result, {}, { sentiment: conversationSentiment(input.messages), messages: input.messages, prepared });
-  });
+  }, NO_CHECKPOINT);
   const embeddings = deps.embeddings;
   if (embeddings && summary.memories_created > 0) {
     await step.run('embed-memories', () => embedJobMemories(deps.db, jobId, embeddings, deps.log));

@@ -3,12 +3,14 @@
  * configured. Durable (the table survives restarts), leased (a crashed worker's job is claimed again once
  * its lease expires), retried with backoff, and limited to one running job per (tenant, user) — or per passport
  * user for universal jobs. It claims from every job table (sources.ts) in turn, so neither starves the other.
+ * A table that had nothing to claim is asked again after a poll interval, or at once when this process queues
+ * a job of its own into it: an idle table costs no statement per job of a busy one.
  */
 import { randomUUID } from 'node:crypto';
-import { type JobQueue, type Logger, PermanentJobError, describeError } from '@memory/core';
+import { type JobQueue, type JobTable, type Logger, PermanentJobError, type QueuedJob, describeError } from '@memory/core';
 import type { JobDeps } from './extraction';
 import { ALL_JOB_SOURCES, type ClaimedJob, type JobSource, sourceRows } from './sources';
-import { type StepRunner, toJson } from './steps';
+import { embeddedSteps } from './steps';
 
 export interface RunnerOptions {
   pollMs: number;
@@ -30,6 +32,8 @@ export class EmbeddedRunner {
   private readonly sources: readonly JobSource[];
   /** The source asked first next time (round robin). */
   private nextSource = 0;
+  /** When each source last had nothing to claim (ms since the epoch; 0: ask it). */
+  private readonly emptyAt: number[];
 
   constructor(
     private readonly deps: JobDeps,
@@ -38,6 +42,7 @@ export class EmbeddedRunner {
   ) {
     this.workerId = opts.workerId ?? `embedded-${process.pid}-${randomUUID().slice(0, 8)}`;
     this.sources = opts.sources ?? ALL_JOB_SOURCES;
+    this.emptyAt = this.sources.map(() => 0);
   }
 
   /** Whether the poll loop runs (readiness, GET /v1/health/ready). */
@@ -51,14 +56,20 @@ export class EmbeddedRunner {
     this.loop = this.run();
   }
 
-  /** Called after an add commits, so a new job starts without waiting for the next poll. */
-  wake(): void {
+  /**
+   * Called after an add commits, so a new job starts without waiting for the next poll. With the job's table,
+   * that table is asked at once even if it had nothing a moment ago; without, every table is.
+   */
+  wake(table?: JobTable): void {
+    this.sources.forEach((source, i) => {
+      if (table === undefined || source.table === table) this.emptyAt[i] = 0;
+    });
     this.wakeUp?.();
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    this.wake();
+    this.wakeUp?.();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
   }
@@ -67,23 +78,29 @@ export class EmbeddedRunner {
   async drain(): Promise<number> {
     let n = 0;
     for (;;) {
-      const claimed = await this.claim();
+      const claimed = await this.claim(true);
       if (!claimed) return n;
       await this.execute(claimed.source, claimed.job);
       n++;
     }
   }
 
-  /** One runnable job from the first source that has one, starting after the source that gave the last. */
-  private async claim(): Promise<{ source: JobSource; job: ClaimedJob } | null> {
+  /**
+   * One runnable job from the first source that has one, starting after the source that gave the last. A source
+   * found empty less than a poll interval ago is skipped unless `everySource` (drain).
+   */
+  private async claim(everySource = false): Promise<{ source: JobSource; job: ClaimedJob } | null> {
     for (let i = 0; i < this.sources.length; i++) {
       const at = (this.nextSource + i) % this.sources.length;
+      const now = Date.now();
+      if (!everySource && now - this.emptyAt[at] < this.opts.pollMs) continue;
       const source = this.sources[at];
       const job = await source.claim(this.deps.db, { workerId: this.workerId, leaseSeconds: this.opts.leaseSeconds });
       if (job) {
         this.nextSource = (at + 1) % this.sources.length;
         return { source, job };
       }
+      this.emptyAt[at] = now;
     }
     return null;
   }
@@ -99,7 +116,8 @@ export class EmbeddedRunner {
             claimed = true;
             const p = this.execute(next.source, next.job).finally(() => {
               this.inFlight.delete(p);
-              this.wake();
+              // the user's next job in that table may have been waiting for this one
+              this.wake(next.source.table);
             });
             this.inFlight.add(p);
           }
@@ -168,21 +186,10 @@ export class EmbeddedRunner {
   }
 }
 
-function embeddedSteps(saved: Record<string, unknown>, save: (id: string, value: unknown) => Promise<void>): StepRunner {
-  return {
-    async run<T>(id: string, fn: () => Promise<T> | T): Promise<T> {
-      if (Object.hasOwn(saved, id)) return saved[id] as T;
-      const value = toJson(await fn());
-      await save(id, value);
-      return value;
-    },
-  };
-}
-
 export class EmbeddedQueue implements JobQueue {
   readonly name = 'embedded';
   constructor(private readonly runner: EmbeddedRunner | null) {}
-  async enqueue(): Promise<void> {
-    this.runner?.wake();
+  async enqueue(job: QueuedJob): Promise<void> {
+    this.runner?.wake(job.kind === 'universal' ? 'universal_jobs' : 'extraction_jobs');
   }
 }

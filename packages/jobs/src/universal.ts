@@ -7,7 +7,7 @@
 import { type StoreSummary, loadUniversalInput, storeUniversalResult } from '@memory/core';
 import { type Db, eq, universalJobs } from '@memory/db';
 import { type AttemptInfo, type JobDeps, extractWithFallback } from './extraction';
-import type { StepRunner } from './steps';
+import { NO_CHECKPOINT, type StepRunner, extractionCheckpoint } from './steps';
 
 export const UNIVERSAL_REQUESTED = 'memory/universal.requested';
 export const UNIVERSAL_FUNCTION_ID = 'memory-universal-extraction';
@@ -23,14 +23,17 @@ export async function runUniversalExtraction(
   deps: JobDeps,
   attempt?: AttemptInfo,
 ): Promise<StoreSummary | null> {
-  const input = await step.run('load-conversation', () => loadUniversalInput(deps.db, jobId));
+  const input = await step.run('load-conversation', () => loadUniversalInput(deps.db, jobId), NO_CHECKPOINT);
   if (input.finished) return input.summary;
-  const result = await step.run('extract-memories', () =>
-    extractWithFallback(jobId, { messages: input.messages, observedAt: new Date(input.observedAt) }, deps, {
-      lastAttempt: async () => (attempt ? attempt.attempt >= attempt.maxAttempts : isLastAttempt(deps.db, jobId)),
-    }),
+  const result = await step.run(
+    'extract-memories',
+    () =>
+      extractWithFallback(jobId, { messages: input.messages, observedAt: new Date(input.observedAt) }, deps, {
+        lastAttempt: async () => (attempt ? attempt.attempt >= attempt.maxAttempts : isLastAttempt(deps.db, jobId)),
+      }),
+    extractionCheckpoint(deps.extractor),
   );
-  return step.run('store-memories', () => storeUniversalResult(deps.db, jobId, result));
+  return step.run('store-memories', () => storeUniversalResult(deps.db, jobId, result), NO_CHECKPOINT);
 }
 
 async function isLastAttempt(db: Db, jobId: string): Promise<boolean> {

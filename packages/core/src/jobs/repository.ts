@@ -194,7 +194,8 @@ export async function recordFailure(
           status = ${status}, error = ${summary}, error_summary = ${errorSummary},
           run_after = coalesce(${runAfter?.toISOString() ?? null}::timestamptz, run_after),
           lease_until = NULL, locked_by = NULL, updated_at = now(),
-          finished_at = ${status === 'queued' ? sql`NULL` : sql`now()`}
+          finished_at = ${status === 'queued' ? sql`NULL` : sql`now()`},
+          step_state = ${status === 'queued' ? sql`step_state` : sql`'{}'::jsonb`}
         WHERE id = ${job.id} AND status = 'running' ${owner}`,
   );
   if (!recorded && opts.lockedBy !== undefined) return { status: 'lease_lost', runAfter: null };
@@ -209,7 +210,7 @@ export async function markDead(db: Db, jobId: string, err: unknown, table: JobTa
     table,
     sql`UPDATE ${sql.identifier(table)} SET
           status = 'dead', error = ${summary}, error_summary = ${`gave up after the last retry; last error: ${summary}`},
-          lease_until = NULL, updated_at = now(), finished_at = now()
+          lease_until = NULL, updated_at = now(), finished_at = now(), step_state = '{}'::jsonb
         WHERE id = ${jobId} AND status IN ('queued', 'running')`,
   );
 }
@@ -278,6 +279,8 @@ export async function recordAttemptFailure(db: Db, jobId: string, err: unknown, 
 
 /** The columns a finished run sets on its job row, whichever table: no error, lease released, finished now. */
 export const finishedJobColumns = () => ({
+  // a checkpoint of a finished job is never read again, and it may hold the extracted text (jobs/steps.ts)
+  stepState: {},
   error: null,
   errorSummary: null,
   leaseUntil: null,
