@@ -1,10 +1,11 @@
 /**
  * PostgreSQL statements are prepared once per connection (packages/db `namedStatements`, docs/operations.md):
  * a repeated query, inside a transaction too, is in the connection's pg_prepared_statements; a statement with many
- * parameters is not; DATABASE_PREPARED_STATEMENTS=off (preparedStatements: false) prepares nothing.
+ * parameters is not, nor is one that starts with `PLAN_EACH_TIME` (the job claim); DATABASE_PREPARED_STATEMENTS=off (preparedStatements: false) prepares nothing.
  */
 import { randomUUID } from 'node:crypto';
 import { type Database, createDatabase, eq, inArray, rows, runMigrations, sql, tenants } from '@memory/db';
+import { claimJobId } from '@memory/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, createTestDatabase } from './server';
 
@@ -55,6 +56,13 @@ describe('prepared statements on PostgreSQL', () => {
       const ids = Array.from({ length: 100 }, () => randomUUID());
       expect(await db.select().from(tenants).where(inArray(tenants.id, ids))).toEqual([]);
       expect((await prepared(db)).some((s) => s.includes('$100'))).toBe(false);
+    });
+  });
+
+  it('plans the job claim each time: a plan kept from an empty queue must not meet a long one', async () => {
+    await withDatabase(undefined, async (db) => {
+      for (let i = 0; i < 3; i++) expect(await claimJobId(db, 'extraction_jobs', { workerId: 'plan-probe', leaseSeconds: 30 })).toBeNull();
+      expect((await prepared(db)).filter((s) => s.includes('UPDATE "extraction_jobs"'))).toEqual([]);
     });
   });
 

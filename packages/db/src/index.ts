@@ -100,12 +100,21 @@ export function reconnectDelaySeconds(failures: number): number {
 const PREPARE_MAX_PARAMETERS = 64;
 
 /**
+ * Put first in a statement that must be planned each time it runs rather than once per connection: one whose
+ * best plan depends on how many rows a table holds right now. A prepared statement's generic plan is kept until
+ * the table is analysed again; the job claim's, made while the queue was nearly empty (sequential scans in a
+ * nested loop), took 0.5 s per claim once 3,500 jobs were queued, and autovacuum had not analysed the table yet.
+ */
+export const PLAN_EACH_TIME = '/* plan each time */';
+
+/**
  * Drizzle sends every query as an unnamed statement, which postgres.js runs in two round trips (Parse and
  * Describe, wait for the parameter types, then Bind and Execute) and PostgreSQL parses and plans each time.
  * This wrapper prepares each distinct statement once per connection instead (postgres.js keeps them until the
  * connection is recycled, `max_lifetime`), so a repeated query is one round trip with no parsing. Statements with
  * many parameters — multi-row inserts and long IN lists, whose text varies with the row count — stay unnamed, so
- * the per-connection cache holds the service's fixed set of statements, not one per batch size.
+ * the per-connection cache holds the service's fixed set of statements, not one per batch size; so do the
+ * statements that start with `PLAN_EACH_TIME`.
  * DATABASE_PREPARED_STATEMENTS=off (a transaction-mode PgBouncer) keeps them all unnamed.
  */
 function namedStatements(client: postgres.Sql): postgres.Sql {
@@ -113,7 +122,10 @@ function namedStatements(client: postgres.Sql): postgres.Sql {
     get(target, prop, receiver) {
       if (prop === 'unsafe') {
         return (query: string, params?: unknown[], opts?: Record<string, unknown>) =>
-          target.unsafe(query, params as never, { ...opts, prepare: (params?.length ?? 0) <= PREPARE_MAX_PARAMETERS });
+          target.unsafe(query, params as never, {
+            ...opts,
+            prepare: (params?.length ?? 0) <= PREPARE_MAX_PARAMETERS && !query.startsWith(PLAN_EACH_TIME),
+          });
       }
       // a transaction's (and a savepoint's) own client is wrapped too
       if (prop === 'begin' || prop === 'savepoint') {

@@ -4,7 +4,7 @@
  * `error` holds the last failure) -> ... -> dead when attempts are used up; failed when the job can never
  * succeed (its input is gone). A running job whose lease expired is claimable again (crashed worker).
  */
-import { type Db, type SQL, endUsers, extractionJobs, rows, sql } from '@memory/db';
+import { type Db, PLAN_EACH_TIME, type SQL, endUsers, extractionJobs, rows, sql } from '@memory/db';
 import { and, eq } from '@memory/db';
 import { type TokenUsage, addTokenUsage } from '../llm/openai-compatible';
 import { describeError } from '../logger';
@@ -63,13 +63,28 @@ const JOB_TABLES: Record<JobTable, { sameUser: SQL; claimed: SQL }> = {
  * Claims one runnable job of a table: queued and due, or running with an expired lease. At most one job per
  * user runs at a time, so one user's memories are never written by two jobs at once. SKIP LOCKED lets several
  * processes claim from one PostgreSQL table without blocking each other. Returns the claimed id.
+ *
+ * Each of the two kinds of runnable job is looked for on its own, in the order of the claim index (status,
+ * run_after, created_at), so finding the next one reads the few rows before it rather than sorting the whole
+ * backlog; whether the user already has a job running is a probe of the partial index of running jobs. The
+ * statement is planned each time (`PLAN_EACH_TIME`): the queue grows by thousands of rows between two analyses.
  */
 export async function claimJobId(db: Db, table: JobTable, opts: ClaimOptions): Promise<string | null> {
   const only = opts.jobId ? sql`AND j.id = ${opts.jobId}` : sql``;
   const t = sql.identifier(table);
+  // each kind in a subquery of its own: PostgreSQL takes no row locks in a branch of a UNION
+  const runnable = (state: SQL, alias: string) => sql`SELECT * FROM (
+      SELECT j.id, j.run_after, j.created_at FROM ${t} j
+      WHERE ${state} ${only}
+        AND NOT EXISTS (
+          SELECT 1 FROM ${t} r
+          WHERE r.status = 'running' AND ${JOB_TABLES[table].sameUser} AND r.id <> j.id AND r.lease_until >= now())
+      ORDER BY j.status, j.run_after, j.created_at
+      LIMIT 1
+      FOR UPDATE SKIP LOCKED) ${sql.identifier(alias)}`;
   const claimed = await rows<{ id: string }>(
     db,
-    sql`
+    sql`${sql.raw(PLAN_EACH_TIME)}
     UPDATE ${t} SET
       status = 'running',
       attempts = attempts + 1,
@@ -78,17 +93,13 @@ export async function claimJobId(db: Db, table: JobTable, opts: ClaimOptions): P
       updated_at = now()
       ${JOB_TABLES[table].claimed}
     WHERE id = (
-      SELECT j.id FROM ${t} j
-      WHERE ((j.status = 'queued' AND j.run_after <= now())
-          OR (j.status = 'running' AND j.lease_until < now()))
-        ${only}
-        AND NOT EXISTS (
-          SELECT 1 FROM ${t} r
-          WHERE ${JOB_TABLES[table].sameUser} AND r.id <> j.id
-            AND r.status = 'running' AND r.lease_until >= now())
-      ORDER BY j.run_after, j.created_at
+      SELECT c.id FROM (
+        ${runnable(sql`j.status = 'queued' AND j.run_after <= now()`, 'due')}
+        UNION ALL
+        ${runnable(sql`j.status = 'running' AND j.lease_until < now()`, 'expired')}
+      ) c
+      ORDER BY c.run_after, c.created_at
       LIMIT 1
-      FOR UPDATE SKIP LOCKED
     )
     RETURNING id`,
   );

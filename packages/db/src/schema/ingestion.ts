@@ -68,7 +68,10 @@ export const extractionJobs = pgTable(
     startedAt: tstz('started_at'),
   },
   (t) => [
-    index('extraction_jobs_claim_idx').on(t.status, t.runAfter),
+    /** The claim reads runnable jobs in this order (core jobs/repository.ts `claimJobId`). */
+    index('extraction_jobs_claim_idx').on(t.status, t.runAfter, t.createdAt),
+    /** Whether a user already has a job running: one probe per claimed job. */
+    index('extraction_jobs_running_user_idx').on(t.tenantId, t.userId).where(sql`status = 'running'`),
     index('extraction_jobs_user_idx').on(t.tenantId, t.userId, t.createdAt),
     /** The backlog monitor counts jobs finished in the recent window (docs/quotas.md, Backlog). */
     index('extraction_jobs_finished_idx').on(t.finishedAt),

@@ -182,7 +182,8 @@ export const universalJobs = pgTable(
     observedAt: tstz('observed_at').notNull().defaultNow(),
   },
   (t) => [
-    index('universal_jobs_claim_idx').on(t.status, t.runAfter),
+    index('universal_jobs_claim_idx').on(t.status, t.runAfter, t.createdAt),
+    index('universal_jobs_running_user_idx').on(t.passportUserId).where(sql`status = 'running'`),
     uniqueIndex('universal_jobs_idem_uq').on(t.passportUserId, t.agentId, t.idempotencyKey),
     check('universal_jobs_status_check', oneOf(t.status, JOB_STATUSES)),
   ],
