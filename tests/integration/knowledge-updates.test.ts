@@ -249,5 +249,13 @@ describe.each(servers())('knowledge updates on $name', (server) => {
     const first = async (query: string) => ((await api.post('/v1/memories/retrieve', { external_user_id: user, query })).body.data as Item[])[0]?.content;
     expect(await first('Where do I live?')).toMatch(/^The user and their household relocated to Porto/);
     expect(await first('Where do I work?')).toMatch(/^The user left Acme and joined Globex/);
+    // the first message made both claims; each question brings only what replaced the claim it asks about
+    // above that message, not the other (the new job is no answer to "where do I live?")
+    const ranked = async (query: string) => ((await api.post('/v1/memories/retrieve', { external_user_id: user, query })).body.data as Item[]).map((i) => i.content);
+    const live = await ranked('Where do I live?');
+    const oldMessage = (list: string[]) => list.findIndex((c) => c.includes('I live in Lisbon and I work at Acme'));
+    expect(oldMessage(live), JSON.stringify(live)).toBeGreaterThan(0);
+    const globex = live.findIndex((c) => c.startsWith('The user left Acme and joined Globex'));
+    expect(globex < 0 || globex > oldMessage(live), JSON.stringify(live)).toBe(true);
   });
 });

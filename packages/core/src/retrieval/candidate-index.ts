@@ -26,14 +26,21 @@ export interface IndexedMemory {
   sourceEventId?: string | null;
   messages?: readonly number[] | null;
   /**
-   * A passage of history: the ids of the active memories whose claims superseded the claims taken from its
-   * message (the end of each chain of supersessions). What is current ranks above it (updates.ts currentFirst).
+   * A passage of history: the active memories whose claims superseded the claims taken from its message (the
+   * end of each chain of supersessions). What is current ranks above it (updates.ts currentFirst).
    */
-  current?: readonly string[];
+  current?: readonly CurrentClaim[];
   /** The item's stems in order, space-separated (as stored, analysis.ts). */
   terms: string;
   /** Number of stems. */
   length: number;
+}
+
+/** An active memory that holds a claim now, in place of claims a passage's message made before. */
+export interface CurrentClaim {
+  id: string;
+  /** The stems of the superseded memories taken from that message that it replaced (space-separated). */
+  replaced: string;
 }
 
 /** A message of a source event, as both layers cite it: "<event>#<message index>". */

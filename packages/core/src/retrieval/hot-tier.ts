@@ -7,7 +7,7 @@
 import { LRUCache } from 'lru-cache';
 import type { MemoryWithSourceRow, SourceEventColumns } from '../memories/serialize';
 import { OFFLINE_VECTOR_MODEL } from '../text/analysis';
-import { type CandidateIndex, PASSAGE_CATEGORY, type PrecomputedAnalysis, buildIndex } from './score';
+import { type CandidateIndex, type CurrentClaim, PASSAGE_CATEGORY, type PrecomputedAnalysis, buildIndex } from './score';
 import { analyze } from '../text/terms';
 import { wordVectors } from '../text/word-vectors';
 import { type PassagePrompt, promptOf } from '../evidence/passages';
@@ -50,7 +50,7 @@ export interface PassageRow extends SourceEventColumns {
    */
   history_terms?: string;
   /** The active memories that superseded those claims (following each chain of supersessions to its end). */
-  current?: string[];
+  current?: CurrentClaim[];
 }
 
 export interface HotUserSet {

@@ -119,8 +119,8 @@ async function loadPassages(db: Db, tenantId: string, userId: string): Promise<O
   const gone = new Set<string>();
   // message -> the stems of the superseded memories taken from it (indexed with its passages)
   const older = new Map<string, string>();
-  // message -> the memories now current in their place
-  const current = new Map<string, Set<string>>();
+  // message -> the memories now current in their place -> the stems of the claims each replaced there
+  const current = new Map<string, Map<string, string>>();
   const next = new Map(retired.map((r) => [r.id, r.superseded_by]));
   for (const r of retired) {
     if (!Array.isArray(r.message_indices)) continue;
@@ -132,7 +132,11 @@ async function loadPassages(db: Db, tenantId: string, userId: string): Promise<O
         continue;
       }
       older.set(k, [older.get(k), r.terms].filter(Boolean).join(' '));
-      if (now) current.set(k, (current.get(k) ?? new Set()).add(now));
+      if (now) {
+        const here = current.get(k) ?? new Map<string, string>();
+        here.set(now, [here.get(now), r.terms].filter(Boolean).join(' '));
+        current.set(k, here);
+      }
     }
   }
   const kept: Omit<PassageRow, keyof SourceEventColumns>[] = [];
@@ -141,7 +145,7 @@ async function loadPassages(db: Db, tenantId: string, userId: string): Promise<O
     if (gone.has(k)) continue;
     const history = older.get(k);
     const now = current.get(k);
-    kept.push(history === undefined ? p : { ...p, superseded: true, ...(history ? { history_terms: history } : {}), ...(now ? { current: [...now] } : {}) });
+    kept.push(history === undefined ? p : { ...p, superseded: true, ...(history ? { history_terms: history } : {}), ...(now ? { current: [...now].map(([id, replaced]) => ({ id, replaced })) } : {}) });
   }
   return kept;
 }

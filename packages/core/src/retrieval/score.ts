@@ -36,6 +36,7 @@ import { MEMORY_WEIGHTS, PASSAGE_WEIGHTS, RANKING } from './weights';
 export { type LayerWeights, MEMORY_WEIGHTS, PASSAGE_WEIGHTS, RANKING } from './weights';
 export {
   type CandidateIndex,
+  type CurrentClaim,
   type IndexedMemory,
   type LayeredRanked,
   type PrecomputedAnalysis,

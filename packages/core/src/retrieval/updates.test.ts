@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { PASSAGE_CATEGORY, buildIndex, currentFirst, rankLayers } from './score';
+import { analyze } from '../text/terms';
+import { type CurrentClaim, PASSAGE_CATEGORY, buildIndex, currentFirst, rankLayers } from './score';
 
 // currentFirst (updates.ts): a passage of history never ranks above the memory that now holds its claim
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-06-01T00:00:00Z');
-const passage = (id: string, event: string, message: number, said: number, current?: string[]) => ({
+const passage = (id: string, event: string, message: number, said: number, current?: CurrentClaim[]) => ({
   id,
   category: PASSAGE_CATEGORY,
   importance: current ? -1 : 0,
@@ -28,7 +29,7 @@ describe('currentFirst: what is current above its history', () => {
   );
   const passages = buildIndex(
     [
-      passage('p-bruges', 'e1', 0, NOW - 90 * DAY, ['ghent']),
+      passage('p-bruges', 'e1', 0, NOW - 90 * DAY, [{ id: 'ghent', replaced: analyze('The user resides in Bruges.').join(' ') }]),
       passage('p-ghent', 'e2', 0, NOW - DAY),
       passage('p-canal', 'e3', 0, NOW - 30 * DAY),
     ],
@@ -78,5 +79,40 @@ describe('currentFirst: what is current above its history', () => {
     const r = rankLayers(layers, 'where did I reside before?', {}, 10, NOW);
     expect(ids(r)).toContain('p-bruges');
     expect(ids(r)).not.toContain('ghent');
+  });
+});
+
+describe('currentFirst: of several claims a message made, the ones the question is about', () => {
+  // "I reside in Bruges and I teach at the conservatory." — both claims were replaced since: a move, a new job
+  const replaced = (text: string) => analyze(text).join(' ');
+  const memories = buildIndex(
+    [
+      { id: 'ghent', category: 'event', importance: 0.6, agentId: null, createdAt: NOW - DAY, observedAt: NOW - DAY, sourceEventId: 'e2', messages: [0] },
+      { id: 'school', category: 'fact', importance: 0.6, agentId: null, createdAt: NOW - 2 * DAY, observedAt: NOW - 2 * DAY, sourceEventId: 'e3', messages: [0] },
+    ],
+    ['The user relocated to Ghent in May 2026.', 'The user is employed by a primary school.'],
+    null,
+  );
+  const passages = buildIndex(
+    [
+      passage('p-old', 'e1', 0, NOW - 90 * DAY, [
+        { id: 'ghent', replaced: replaced('The user resides in Bruges.') },
+        { id: 'school', replaced: replaced('The user teaches at the conservatory.') },
+      ]),
+    ],
+    ['I reside in Bruges and I teach at the conservatory.'],
+    null,
+  );
+  const layers = { memories, passages, memoryTexts: ['The user relocated to Ghent in May 2026.', 'The user is employed by a primary school.'] };
+  const history = [{ layer: 'passage' as const, index: 0, relevance: 0.5 }];
+  const ids = (r: { layer: string; index: number }[]) => r.map((x) => (x.layer === 'memory' ? memories : passages).memories[x.index].id);
+
+  it('brings the claim whose replaced words the question shares, not the other', () => {
+    expect(ids(currentFirst(history, layers, 'where do I reside?', {}, 10))).toEqual(['ghent', 'p-old']);
+    expect(ids(currentFirst(history, layers, 'where do I teach?', {}, 10))).toEqual(['school', 'p-old']);
+  });
+
+  it('brings all of them when the question shares no word with any', () => {
+    expect(ids(currentFirst(history, layers, 'what has changed for me?', {}, 10))).toEqual(['ghent', 'school', 'p-old']);
   });
 });

@@ -1,6 +1,6 @@
 /** Knowledge updates at read time (score.ts, rankLayers): for a question about the current state, a running total or a change, later-said items first. */
 import { analyze } from '../text/terms';
-import { type CandidateIndex, type LayeredRanked, messageKey } from './candidate-index';
+import { type CandidateIndex, type CurrentClaim, type LayeredRanked, messageKey } from './candidate-index';
 import { nearDuplicate, termSet } from './near-duplicates';
 import { type RankFilters, filterOf } from './score-layer';
 import { RANKING } from './weights';
@@ -192,7 +192,10 @@ function placeOf(idx: CandidateIndex, id: string): number | undefined {
  * Porto in October 2026."). Such a memory not in the list enters it there when it passes the filters and repeats
  * no returned memory (the list keeps `limit` items: the last leaves); one whose message a returned passage
  * shows word for word has that passage moved instead. A question anchored in the past ("where did I live
- * before?") keeps the order as scored.
+ * before?") keeps the order as scored. When the message made several claims that were replaced since ("I live
+ * in Lisbon and work at Acme", then a move and a new job), only the claims the question is about go above it:
+ * those whose replaced memory shares a stem with the question ("where do I live?": the move, not the job); if
+ * none shares one, all of them.
  */
 export function currentFirst<T extends LayeredRanked>(
   out: T[],
@@ -207,10 +210,18 @@ export function currentFirst<T extends LayeredRanked>(
   const items = [...out];
   const passes = filterOf(filters, memories.memories);
   const texts = layers.memoryTexts;
+  let asked: Set<string> | null = null;
+  const askedAbout = (claims: readonly CurrentClaim[]): readonly CurrentClaim[] => {
+    if (claims.length < 2) return claims;
+    asked ??= new Set(analyze(query));
+    const stems = asked;
+    const these = claims.filter((c) => c.replaced.split(' ').some((t) => stems.has(t)));
+    return these.length > 0 ? these : claims;
+  };
   for (let j = 0; j < items.length; j++) {
     const r = items[j];
     if (r.layer !== 'passage') continue;
-    for (const id of passages.memories[r.index].current ?? []) {
+    for (const { id } of askedAbout(passages.memories[r.index].current ?? [])) {
       const place = placeOf(memories, id);
       if (place === undefined) continue;
       const m = memories.memories[place];
