@@ -58,27 +58,26 @@ export function tableOf(runs: RunResult[]): string {
 }
 const mark = (ok: boolean) => (ok ? '✅ holds' : '❌ misses');
 
+/**
+ * The throughput issue's targets, as ratios to bare measured in the same run: retrieve at least 50 % of bare at
+ * 1,000 memories and 35 % at 10,000 on either engine; add at least 50 % on PostgreSQL and 25 % on the embedded
+ * engine, with the embedded worker extracting.
+ */
 export function targetsOf(runs: RunResult[]): { text: string; held: boolean | null } {
   const lines: string[] = [];
   let held: boolean | null = null;
-  const pg1k = runs.find((r) => r.engine === 'postgres' && r.memories === 1000);
-  const ret = pg1k?.scenarios.find((s) => s.scenario === 'retrieve');
-  if (ret) {
-    const a = ret.p95 < 25;
-    const b = ret.pctOfBare >= 40;
-    held = a && b;
-    lines.push(`- retrieve p95 < 25 ms at 1,000 memories on PostgreSQL: ${fmt(ret.p95, 2)} ms — ${mark(a)}`);
-    lines.push(`- retrieve ≥ 40 % of bare req/s at 1,000 memories on PostgreSQL: ${fmt(ret.pctOfBare, 1)} % — ${mark(b)}`);
-  } else {
-    lines.push('- retrieve targets (PostgreSQL, 1,000 memories): not measured in this run');
-  }
-  for (const r of runs) {
-    const add = r.scenarios.find((s) => s.scenario === 'add');
-    if (!add) continue;
-    const ok = add.p95 < 15;
+  const check = (what: string, r: RunResult, pct: number, min: number) => {
+    const ok = pct >= min;
     held = (held ?? true) && ok;
-    lines.push(`- add p95 < 15 ms (${label(r.engine)}, ${r.memories.toLocaleString('en-US')} memories): ${fmt(add.p95, 2)} ms — ${mark(ok)}`);
+    lines.push(`- ${what} ≥ ${min} % of bare (${label(r.engine)}, ${r.memories.toLocaleString('en-US')} memories): ${fmt(pct, 1)} % — ${mark(ok)}`);
+  };
+  for (const r of runs) {
+    const ret = r.scenarios.find((s) => s.scenario === 'retrieve');
+    if (ret && (r.memories === 1000 || r.memories === 10000)) check('retrieve', r, ret.pctOfBare, r.memories === 1000 ? 50 : 35);
+    const add = r.scenarios.find((s) => s.scenario === 'add');
+    if (add) check('add', r, add.pctOfBare, r.engine === 'postgres' ? 50 : 25);
   }
+  if (lines.length === 0) lines.push('- no loaded scenario was measured in this run');
   return { text: lines.join('\n'), held };
 }
 

@@ -75,11 +75,24 @@ const NEGATIONS: [RegExp, (m: RegExpMatchArray) => string][] = [
 ];
 
 const VERB_FORMS = '(?:lives|live|living|is living|has been living|has lived|resides|reside|has moved|moved|move|is based|relocated|relocate|has relocated|has settled|settled)';
+/** A move's verbs: the ones a place the user came from can follow ("moved from Lisbon to Porto"). */
+const MOVE_FORMS = '(?:has moved|moved|relocated|has relocated)';
+/** A capitalised place that is not the value (no capture): the place a move left. */
+const OLD_PLACE = "[A-Z\\u00C0-\\u024F][\\p{L}'-]+(?: [A-Z\\u00C0-\\u024F][\\p{L}'-]+){0,2}";
+/** Where a move came from, after its destination: "… from Lisbon", "… after six years in Lisbon", "… after a decade in Lisbon". */
+const ORIGIN = `(?: (?:from|away from|after (?:[\\w-]+ ){0,3}(?:in|at)) ${OLD_PLACE})?`;
 
 const RULES: ((p: string) => Parsed | null)[] = [
   // residence: "lives in Porto", "moved to Porto in April 2023", "is based in Berlin now"
   (p) => {
     const m = p.match(new RegExp(`^${VERB_FORMS} (?:back )?(?:in|to) ${NAME}(?:, [A-Z][\\p{L}]+)?${WHEN}$`, 'u'));
+    return m ? { slot: 'residence', value: m[1] } : null;
+  },
+  // a move that names the place it left: "moved from Lisbon to Porto", "moved to Porto after six years in Lisbon"
+  (p) => {
+    const m =
+      p.match(new RegExp(`^${MOVE_FORMS} (?:back )?to ${NAME}(?:, [A-Z][\\p{L}]+)?${ORIGIN}${WHEN}$`, 'u')) ??
+      p.match(new RegExp(`^${MOVE_FORMS} (?:away )?from ${OLD_PLACE} (?:back )?to ${NAME}(?:, [A-Z][\\p{L}]+)?${WHEN}$`, 'u'));
     return m ? { slot: 'residence', value: m[1] } : null;
   },
   (p) => {
