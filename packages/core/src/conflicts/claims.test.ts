@@ -62,7 +62,6 @@ describe('detectClaim', () => {
     ['The user is pescatarian these days.', 'diet', 'pescatarian', 'pescatarian'],
     ["The user's favourite band is now Wilco.", 'favourite:band', 'wilco', 'Wilco'],
     ['The user has been living in Ghent since September.', 'residence', 'ghent', 'Ghent'],
-    // a move that names the place it left: the destination
     ['The user moved from Utrecht to Leiden in March 2026.', 'residence', 'leiden', 'Leiden'],
     ['The user relocated to Aarhus from Odense.', 'residence', 'aarhus', 'Aarhus'],
     ['The user finally moved to Bilbao after nine years in Madrid.', 'residence', 'bilbao', 'Bilbao'],
@@ -107,7 +106,6 @@ describe('detectClaim', () => {
     'The user is in Valencia for a conference.',
     'The user is in Valencia.',
     'The user lives in Leeds and works at Hooli.',
-    // where a move came from must be a place: a job or a lower-case phrase after "from" is not read
     'The user moved to Bergen from the hospital job.',
     'The user moved the sofa from Oslo to Bergen.',
   ])('is not a claim: %s', (content) => {
