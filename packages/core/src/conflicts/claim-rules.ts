@@ -14,7 +14,10 @@ interface Parsed {
 
 /** The person a statement is about and what it says of them. */
 export function splitPerson(text: string): { person: string; predicate: string; possessive: boolean } | null {
-  const user = text.match(/^The user(?: and (?:their|the user's) (?:household|family|partner|wife|husband|kids|children|team|roommates?|flatmates?))?(?: (?:both|together))? (.+)$/);
+  // "The user and Priya moved to Ghent" (from "Priya and I …") says it of the user too
+  const user = text.match(
+    /^The user(?: and (?:(?:their|the user's) (?:household|family|partner|wife|husband|kids|children|team|roommates?|flatmates?)|[A-Z][\p{L}'-]+))?(?: (?:both|together))? (.+)$/u,
+  );
   if (user) {
     // "The user's girlfriend and the user broke up" is about the user
     return { person: '', predicate: user[1], possessive: false };

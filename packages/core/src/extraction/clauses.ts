@@ -5,7 +5,7 @@
  * ("I'm exhausted today, just got back from a 10K" → "I just got back …").
  */
 import { FIRST_PERSON_START, LEADING_FILLER, ABBREVIATION_END } from './lexicon';
-import { roleOf } from './disclosures';
+import { companionFirst, roleOf } from './disclosures';
 import { isPastForm } from './third-person';
 
 
@@ -98,7 +98,8 @@ export function splitClauses(sentence: Sentence): Clause[] {
   let questionTail: string | null = null;
   // "As a nurse, how can I …" / "As someone who loves hiking, I …": the role is a statement of its own
   const role = roleOf(sentence.text.replace(LEADING_FILLER, ''));
-  let body = role ? role.rest : sentence.text;
+  // "Alex and I …" is read as "me and Alex …" before it is split at "and I"
+  let body = companionFirst(role ? role.rest : sentence.text);
   if (sentence.question) {
     const m = QUESTION_BOUNDARY.exec(body);
     if (m) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LEADING_TOPIC, embeddedStatements, questionSpeaksOfUser } from './disclosures';
+import { LEADING_TOPIC, companionFirst, embeddedStatements, questionSpeaksOfUser } from './disclosures';
 import { extractAt, itExtracts } from './test-helpers';
 
 // Sunday, 21 May 2023
@@ -159,5 +159,25 @@ describe('disclosures.ts helpers', () => {
     expect(questionSpeaksOfUser('Should I repaint my kitchen?')).toBe(true);
     expect(questionSpeaksOfUser('Do I have to renew a passport?')).toBe(false);
     expect(questionSpeaksOfUser("What should I do since I'm new to chess?")).toBe(true);
+  });
+});
+
+describe('a companion named before "I" keeps the user as a subject', () => {
+  itExtracts(
+    [
+      ['Noor and I split up in April.', 'The user and Noor split up in April.'],
+      ['Last weekend, Tobias and I repainted the kitchen.', 'The weekend before 21 May 2023, the user and Tobias repainted the kitchen.'],
+    ],
+    observedAt,
+  );
+
+  it('reads the companion first only where the clause starts, and leaves other uses of "and I" alone', () => {
+    expect(companionFirst('Later, Ines Duarte and I shared a flat.')).toBe('Later, me and Ines Duarte shared a flat.');
+    // "my brother and I" was read whole before: left to that rule
+    expect(companionFirst('My brother and I opened a bike shop.')).toBe('My brother and I opened a bike shop.');
+    expect(companionFirst('Then Noor and I left.')).toBe('Then Noor and I left.');
+    expect(companionFirst("Noor and I've been friends for years.")).toBe("Noor and I've been friends for years.");
+    expect(companionFirst('I cooked and I cleaned.')).toBe('I cooked and I cleaned.');
+    expect(companionFirst('Between you and I, it was hard.')).toBe('Between you and I, it was hard.');
   });
 });

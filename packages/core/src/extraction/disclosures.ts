@@ -10,6 +10,7 @@
  * | a topic: "Speaking of gardening,", "As for my sister,", "When it comes to coffee,", "Regarding the trip," | dropped |
  * | "I just realized (that)", "I just remembered", "I wanted to mention that" before a first-person statement | dropped: the statement is what follows |
  * | news announced before a first-person statement: "Great news:", "Good news,", "Big news -", "Exciting update:", "Update:", "Some news:", "The good news is that", "Guess what," | dropped: the statement is what follows |
+ * | a companion named before "I": "Noor and I split up" (`companionFirst`) | read as "me and Noor …": "The user and Noor split up." |
  * | a scene: "In March,", "During my trip to Kyoto,", "After the wedding,", "When I was a kid,", "Since I started running,", "For my birthday," … followed by a first-person subject | kept in front of the rewritten clause: "During the user's trip to Kyoto, the user bought a tea set." |
  *
  * Questions and requests (the cause: people state a constraint, a plan or a preference while asking for
@@ -61,6 +62,21 @@ export const LEADING_FRAME_NO_COMMA = new RegExp(
 );
 /** Frames that make the statement hypothetical. */
 export const CONDITIONAL_FRAME = /^(?:if|unless)\b/i;
+
+/**
+ * A companion named before "I" ("Alex and I broke up"): the user is a subject, but the sentence was split at "and I",
+ * which lost the companion, or the clause was skipped as "no self-reference". Read as "me and Alex …", which the
+ * third-person rewriting turns into "The user and Alex …". The companion is a capitalised name, not a word that
+ * opens a clause ("Then", "So", …); "my wife and I" was already read whole ("The user's wife and the user …");
+ * "and I'm/I've" is left alone.
+ */
+const COMPANION_AND_I = new RegExp(
+  String.raw`(^|,\s+)((?!(?:Then|But|So|And|Now|Also|Today|Yesterday|Tonight|Later|Afterwards|Recently|Finally|Eventually|Last|This|Next|When|After|Before|Since|Once|While|Both|Together)\b)[A-Z][\p{L}'-]+(?: [A-Z][\p{L}'-]+)?) and I\b(?!['’])`,
+  'u',
+);
+export function companionFirst(text: string): string {
+  return text.replace(COMPANION_AND_I, (_m, before: string, companion: string) => `${before}me and ${companion}`);
+}
 
 /** "As a nurse, …" / "As someone who loves hiking, …": the role becomes a statement of its own. */
 const AS_ROLE = /^(?:as|being) (an? (?!result\b|matter\b|side\b|reminder\b|follow-up\b|quick\b)[^,.!?]{2,60}|someone (?:who|with|that)[^,.!?]{2,80}|a person (?:who|with)[^,.!?]{2,80}),\s+/i;
