@@ -5,6 +5,7 @@
 import { type Db, rows, sql } from '@memory/db';
 import { MEMORY_COLUMNS, SOURCE_EVENT_COLUMNS, type SourceEventColumns } from '../memories/serialize';
 import { openQuestion } from '../conflicts/reviews';
+import { messageKey } from './candidate-index';
 import type { PassageRow, RankableRow } from './hot-tier';
 
 /**
@@ -126,7 +127,7 @@ async function loadPassages(db: Db, tenantId: string, userId: string): Promise<O
     if (!Array.isArray(r.message_indices)) continue;
     const now = r.superseded ? currentOf(r.superseded_by, next) : null;
     for (const i of r.message_indices) {
-      const k = `${r.source_event_id}#${i}`;
+      const k = messageKey(r.source_event_id, i);
       if (!r.superseded) {
         gone.add(k);
         continue;
@@ -141,7 +142,7 @@ async function loadPassages(db: Db, tenantId: string, userId: string): Promise<O
   }
   const kept: Omit<PassageRow, keyof SourceEventColumns>[] = [];
   for (const p of all) {
-    const k = `${p.source_event_id}#${p.message_index}`;
+    const k = messageKey(p.source_event_id, p.message_index);
     if (gone.has(k)) continue;
     const history = older.get(k);
     const now = current.get(k);
