@@ -38,6 +38,7 @@ RUNTIME_PATHS=(
   packages/core/src
   packages/core/generated
   packages/db/src
+  packages/db/thread
   packages/db/migrations
   packages/jobs/src
   packages/mcp/src

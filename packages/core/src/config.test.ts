@@ -5,9 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, configVariables, loadConfig } from './config';
 
 describe('loadConfig', () => {
-  it('defaults to the embedded database in ./.data and the embedded job runner', () => {
+  it('defaults to the embedded database in ./.data, on its own thread, and the embedded job runner', () => {
     const c = loadConfig({ INIT_CWD: '/srv/app' });
-    expect(c.database).toEqual({ kind: 'pglite', dataDir: '/srv/app/.data' });
+    expect(c.database).toEqual({ kind: 'pglite', dataDir: '/srv/app/.data', thread: true });
+    expect(loadConfig({ MEMORY_DATABASE_THREAD: 'off' }).database).toMatchObject({ kind: 'pglite', thread: false });
     expect(c.jobs.mode).toBe('embedded');
     expect(c.port).toBe(3000);
   });

@@ -22,6 +22,7 @@ const AZURE_API_VERSION = '2024-10-21';
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   MEMORY_DATA_DIR: z.string().min(1).default('./.data'),
+  MEMORY_DATABASE_THREAD: bool.default(true),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
@@ -203,7 +204,7 @@ function toAppConfig(e: z.output<typeof envSchema>, baseDir: string) {
   const mode: 'embedded' | 'inngest' = e.MEMORY_JOB_MODE === 'auto' ? (e.INNGEST_EVENT_KEY ? 'inngest' : 'embedded') : e.MEMORY_JOB_MODE;
   const database:
     | { kind: 'postgres'; url: string; poolSize: number; connectTimeoutSeconds: number; statementTimeoutMs: number; preparedStatements: boolean }
-    | { kind: 'pglite'; dataDir: string } = e.DATABASE_URL
+    | { kind: 'pglite'; dataDir: string; thread: boolean } = e.DATABASE_URL
       ? {
           kind: 'postgres',
           url: e.DATABASE_URL,
@@ -212,7 +213,7 @@ function toAppConfig(e: z.output<typeof envSchema>, baseDir: string) {
           statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
           preparedStatements: e.DATABASE_PREPARED_STATEMENTS,
         }
-      : { kind: 'pglite', dataDir: path.resolve(baseDir, e.MEMORY_DATA_DIR) };
+      : { kind: 'pglite', dataDir: path.resolve(baseDir, e.MEMORY_DATA_DIR), thread: e.MEMORY_DATABASE_THREAD };
   const rateLimits: RateLimitDefaults = {
     ...(e.MEMORY_RATE_LIMIT_USER_WRITES_PER_MINUTE !== undefined && {
       user_writes_per_minute: e.MEMORY_RATE_LIMIT_USER_WRITES_PER_MINUTE === 'off' ? null : e.MEMORY_RATE_LIMIT_USER_WRITES_PER_MINUTE,

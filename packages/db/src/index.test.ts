@@ -6,31 +6,20 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { date, integer, interval, pgTable, timestamp } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PROBE_ROW, createProbe, probe } from './testing/parser-probe';
 import { type Database, createDatabase, dataWrites, mayHaveChangedData, readUntilWrite, reconnectDelaySeconds, rows } from './index';
-
-const probe = pgTable('parser_probe', {
-  id: integer('id').primaryKey(),
-  at: timestamp('at', { withTimezone: true }).notNull(),
-  plain: timestamp('plain').notNull(),
-  day: date('day').notNull(),
-  span: interval('span').notNull(),
-});
 
 let database: Database;
 beforeAll(async () => {
   database = createDatabase({ kind: 'pglite', dataDir: null });
-  await database.db.execute(sql`CREATE TABLE parser_probe (id int PRIMARY KEY, at timestamptz NOT NULL, plain timestamp NOT NULL, day date NOT NULL, span interval NOT NULL)`);
-  await database.db.execute(
-    sql`INSERT INTO parser_probe VALUES (1, '2026-05-21T10:30:00Z', '2026-05-21 10:30:00', '2026-05-21', '2 days 03:00:00')`,
-  );
+  await createProbe(database.db);
 });
 afterAll(() => database.close());
 
 describe('PGlite under Drizzle', () => {
   it('reads dates, times and intervals as Drizzle expects, through the builder, raw SQL and a transaction', async () => {
-    const expected = { id: 1, at: new Date('2026-05-21T10:30:00Z'), plain: new Date('2026-05-21T10:30:00Z'), day: '2026-05-21', span: '2 days 03:00:00' };
+    const expected = PROBE_ROW;
     expect(await database.db.select().from(probe)).toEqual([expected]);
     // raw SQL keeps PostgreSQL's text for these types (what `rows()` callers parse themselves)
     const raw = await rows(database.db, sql`SELECT at, plain, day, span, ARRAY[at] AS ats, ARRAY[day] AS days, ARRAY[1.5]::numeric[] AS nums FROM parser_probe`);

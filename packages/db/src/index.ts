@@ -1,6 +1,6 @@
 /**
  * One database factory for both engines: PostgreSQL through postgres.js when a URL is given,
- * otherwise the embedded PGlite (Postgres in WASM) kept in a data directory.
+ * otherwise the embedded PGlite (Postgres in WASM) kept in a data directory, on a thread of its own when asked (pglite-thread.ts).
  * Callers get the same Drizzle API either way; raw SQL goes through `rows()` so both result shapes agree.
  */
 import { existsSync, mkdirSync } from 'node:fs';
@@ -13,6 +13,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { type ThreadClient, findPGliteThreadFile, startPGliteThread } from './pglite-thread';
 import * as schema from './schema';
 
 export * as schema from './schema';
@@ -39,7 +40,13 @@ export type DatabaseConfig =
       preparedStatements?: boolean;
       onQuery?: QueryObserver;
     }
-  | { kind: 'pglite'; dataDir: string | null; onQuery?: QueryObserver };
+  | {
+      kind: 'pglite';
+      dataDir: string | null;
+      onQuery?: QueryObserver;
+      /** Run PGlite on a worker thread of its own (pglite-thread.ts; default false: on the calling thread). */
+      thread?: boolean;
+    };
 
 /** Called with every statement Drizzle sends (benchmarks count statements per step: `npm run bench:stages`). */
 export type QueryObserver = (query: string) => void;
@@ -79,16 +86,20 @@ export function createDatabase(config: DatabaseConfig): Database {
     };
   }
   if (config.dataDir) mkdirSync(config.dataDir, { recursive: true });
-  const client = new PGlite(config.dataDir ?? undefined);
+  const describe = config.dataDir ? `pglite:${config.dataDir}` : 'pglite:memory';
   const writes = { count: 0 };
+  const threadFile = config.thread ? findPGliteThreadFile() : null;
+  if (config.thread && !threadFile) throw new Error('the database thread (packages/db/thread/pglite-thread.mjs) was not found; set MEMORY_DB_THREAD_FILE');
+  if (threadFile) {
+    const thread = startPGliteThread(config.dataDir, threadFile);
+    const db = drizzlePglite(countedThreadClient(thread, writes) as unknown as PGlite, { schema, ...observe(config.onQuery) });
+    Object.defineProperty(db, WRITES, { value: writes });
+    return { kind: 'pglite', db, describe: `${describe} (own thread)`, close: () => thread.close() };
+  }
+  const client = new PGlite(config.dataDir ?? undefined);
   const db = drizzlePglite(instanceParsers(client, client, writes), { schema, ...observe(config.onQuery) });
   Object.defineProperty(db, WRITES, { value: writes });
-  return {
-    kind: 'pglite',
-    db,
-    describe: config.dataDir ? `pglite:${config.dataDir}` : 'pglite:memory',
-    close: () => client.close(),
-  };
+  return { kind: 'pglite', db, describe, close: () => client.close() };
 }
 
 /** Seconds before a pooled connection tries again after `failures` failed attempts in a row: 50 ms doubling, at most 1 s, jittered. */
@@ -171,19 +182,7 @@ function instanceParsers<C extends PGlite | Transaction>(client: C, root: PGlite
   const table = () => {
     for (const [oid, parse] of Object.entries(DRIZZLE_PGLITE_PARSERS)) if (root.parsers[oid] !== parse) root.parsers[oid] = parse;
   };
-  // counted once the statement has run, whether it succeeded or not (see `dataWrites`); null: no statement text
-  // to judge by (a transaction, `exec`), so it counts
-  const counted = <R>(query: string | null, run: Promise<R>): Promise<R> =>
-    run.then(
-      (result) => {
-        if (query === null || mayHaveChangedData(query, result)) writes.count++;
-        return result;
-      },
-      (err: unknown) => {
-        writes.count++;
-        throw err;
-      },
-    );
+  const counted = countWrites(writes);
   return new Proxy(client, {
     get(target, prop, receiver) {
       if (prop === 'query') {
@@ -219,6 +218,34 @@ function instanceParsers<C extends PGlite | Transaction>(client: C, root: PGlite
 
 interface WriteCounter {
   count: number;
+}
+
+/**
+ * Counts a statement once it has run, whether it succeeded or not (see `dataWrites`); a null query (no statement
+ * text to judge by: a transaction, `exec`) counts.
+ */
+const countWrites =
+  (writes: WriteCounter) =>
+  <R>(query: string | null, run: Promise<R>): Promise<R> =>
+    run.then(
+      (result) => {
+        if (query === null || mayHaveChangedData(query, result)) writes.count++;
+        return result;
+      },
+      (err: unknown) => {
+        writes.count++;
+        throw err;
+      },
+    );
+
+/** The database thread's client with the same write count as `instanceParsers` keeps in process. */
+function countedThreadClient<C extends ThreadClient>(client: C, writes: WriteCounter): ThreadClient {
+  const counted = countWrites(writes);
+  return {
+    query: (query, params, options) => counted(query, client.query(query, params, options)),
+    exec: (query) => counted(null, client.exec(query)),
+    transaction: (run) => counted(null, client.transaction((tx) => run(countedThreadClient(tx, writes)))),
+  };
 }
 
 // Kept on the Db object under a registered symbol, not in a module-level map: Next.js bundles this package once

@@ -2,7 +2,7 @@
  * Extraction threads: the CPU-bound part of an extraction job — the built-in extractor, and the store step's
  * claims, word vectors, compositional pass and passage analyses (jobs/prepare-store.ts) — runs on worker
  * threads (node:worker_threads), so the HTTP event loop of a server that also runs jobs only waits for them.
- * The database work stays on the calling thread (PGlite lives there; a PostgreSQL pool is per thread).
+ * The database work stays with the caller (PGlite has a thread of its own, packages/db; a PostgreSQL pool is per thread).
  *
  * - `threads` workers, each started on its first call; a call goes to the worker with the fewest calls in flight;
  * - the worker is the bundle generated/extraction-thread.mjs (scripts/build-extraction-thread.mjs, part of the
