@@ -10,10 +10,13 @@ export const ADVERB =
   /^(?:now|currently|still|just|recently|finally|actually|officially|already|also|really|then|lately|newly|happily|permanently|mostly) /;
 /**
  * When something happened, as the extractors write it after the value: "in April 2023", "on 3 May 2023",
- * "in 2021", "the week before 8 May 2023", "recently", "last month", "in the spring", "now", "these days".
+ * "in 2021", "the week before 8 May 2023", "recently", "last month", "in the spring", "now", "these days"; a month
+ * or season without its year ("in June", "in early March", "in spring 2026"), and how long it has held ("for three
+ * years", "for the past two months", "for a while").
  */
+const MONTHS = 'January|February|March|April|May|June|July|August|September|October|November|December';
 export const WHEN =
-  '(?: (?:on|in|around|since|by|as of)(?: [A-Z][a-z]+,)? (?:\\d{1,2} )?(?:[A-Z][a-z]+ )?\\d{4}| since (?:January|February|March|April|May|June|July|August|September|October|November|December|last (?:week|month|year|spring|summer|autumn|fall|winter))| (?:the (?:week|weekend)|a few days) (?:before|of|after) \\d{1,2} [A-Z][a-z]+ \\d{4}| recently| last (?:week|month|year|spring|summer|autumn|fall|winter)| this (?:week|month|year|spring|summer|autumn|fall|winter)| (?:in|during|over) the (?:spring|summer|autumn|fall|winter)| now| these days| nowadays| again| full[- ]time| for good)*';
+  `(?: (?:on|in|around|since|by|as of)(?: [A-Z][a-z]+,)? (?:\\d{1,2} )?(?:[A-Z][a-z]+ )?\\d{4}| since (?:${MONTHS}|last (?:week|month|year|spring|summer|autumn|fall|winter))| (?:the (?:week|weekend)|a few days) (?:before|of|after) \\d{1,2} [A-Z][a-z]+ \\d{4}| recently| last (?:week|month|year|spring|summer|autumn|fall|winter)| this (?:week|month|year|spring|summer|autumn|fall|winter)| (?:in|during|over) the (?:spring|summer|autumn|fall|winter)(?: of \\d{4})?| (?:in|since|by) (?:early |late |mid-)?(?:${MONTHS})| in (?:early |late )?(?:spring|summer|autumn|fall|winter)(?: \\d{4})?| for (?:the (?:past|last) )?(?:\\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|a couple of|several|many) (?:days?|weeks?|months?|years?|decades?)| for a while| now| these days| nowadays| again| full[- ]time| for good)*`;
 /** A time phrase the built-in extractor puts in front: "In April 2023, the user moved to Porto." */
 export const LEADING_WHEN = /^(?:on|in|around|since|as of|the (?:week|weekend) (?:before|of|after)|a few days before|recently|lately|these days|nowadays|now|actually)\b[^,]{0,40}, (?=the user\b)/i;
 /** Asides an extractor appends that do not change the claim: "(as of 21 May 2023)", "(in reply to …)". */

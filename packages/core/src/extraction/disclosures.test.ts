@@ -26,6 +26,7 @@ describe('openers do not hide a self-disclosure', () => {
       ['In March, I visited my grandmother in Ohio.', "In March, the user visited the user's grandmother in Ohio."],
       ['During my trip to Kyoto, I bought a hand-thrown tea set.', "During the user's trip to Kyoto, the user bought a hand-thrown tea set."],
       ['When I was a kid I lived in Goa.', 'When the user was a kid, the user lived in Goa.'],
+      ['Since October I work night shifts at the depot.', 'Since October, the user works night shifts at the depot.'],
       ['After the wedding, we moved into a flat above a bakery.', 'After the wedding, the user and their household moved into a flat above a bakery.'],
       // two comma pieces are one scene
       [

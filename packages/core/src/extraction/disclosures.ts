@@ -52,10 +52,10 @@ export const LEADING_FRAME = new RegExp(
     SUBJECT_AHEAD,
   'i',
 );
-/** The same without a comma, for the usual short openings: "When I was a kid I lived in Goa", "In March I visited …". */
+/** The same without a comma, for the usual short openings: "When I was a kid I lived in Goa", "In March I visited …", "Since June I work …". */
 export const LEADING_FRAME_NO_COMMA = new RegExp(
   String.raw`^(when i was (?:a kid|a child|a teenager|young|younger|little|growing up|in (?:high school|college|school|university))|growing up|as a (?:kid|child|teenager)|` +
-    String.raw`(?:in|during|over) (?:the )?(?:(?:early|late|mid)[- ])?(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|fall|autumn|winter|holidays|(?:19|20)\d\d)(?: (?:19|20)\d\d)?|` +
+    String.raw`(?:in|during|over|since) (?:the )?(?:(?:early|late|mid)[- ])?(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|fall|autumn|winter|holidays|(?:19|20)\d\d)(?: (?:19|20)\d\d)?|` +
     String.raw`on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|over the weekend|earlier this (?:week|month|year)|back in (?:19|20)\d\d)\s+` +
     SUBJECT_AHEAD,
   'i',
