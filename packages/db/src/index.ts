@@ -91,7 +91,7 @@ export function createDatabase(config: DatabaseConfig): Database {
   const threadFile = config.thread ? findPGliteThreadFile() : null;
   if (config.thread && !threadFile) throw new Error('the database thread (packages/db/thread/pglite-thread.mjs) was not found; set MEMORY_DB_THREAD_FILE');
   if (threadFile) {
-    const thread = startPGliteThread(config.dataDir, threadFile);
+    const thread = startPGliteThread(config.dataDir, threadFile, Object.keys(DRIZZLE_PGLITE_PARSERS).map(Number));
     const db = drizzlePglite(countedThreadClient(thread, writes) as unknown as PGlite, { schema, ...observe(config.onQuery) });
     Object.defineProperty(db, WRITES, { value: writes });
     return { kind: 'pglite', db, describe: `${describe} (own thread)`, close: () => thread.close() };

@@ -117,7 +117,7 @@ describe('PGlite on its own thread', () => {
     const broken = path.join(dir, 'broken.mjs');
     writeFileSync(broken, "throw new Error('no database here');\n");
     try {
-      const thread = startPGliteThread(null, broken);
+      const thread = startPGliteThread(null, broken, []);
       await expect(thread.query('SELECT 1')).rejects.toMatchObject({ code: 'CONNECTION_ENDED' });
       await expect(thread.query('SELECT 1')).rejects.toMatchObject({ code: 'CONNECTION_ENDED' });
       await thread.close();

@@ -48,9 +48,6 @@ type Request = { op: 'query'; sql: string; params: unknown[]; rowMode?: string; 
 
 type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: Record<string, unknown> & { message: string; name?: string } };
 
-/** Drizzle's PGlite parsers (type oids): the thread installs them once (see the worker). */
-const DRIZZLE_PARSER_TYPES = '1082,1114,1115,1182,1184,1185,1186,1187,1231';
-
 /** The worker's file: MEMORY_DB_THREAD_FILE, beside this package's source, or packages/db/thread above `cwd`. */
 export function findPGliteThreadFile(cwd = process.cwd()): string | null {
   const name = path.join('thread', 'pglite-thread.mjs');
@@ -73,8 +70,13 @@ function rebuildError(plain: Record<string, unknown> & { message: string; name?:
   return err;
 }
 
-export function startPGliteThread(dataDir: string | null, file: string): PGliteThread {
-  const worker = new Worker(file, { workerData: { dataDir } });
+/**
+ * Starts the thread on `dataDir` (null: in memory). `keepTextTypes`: the type oids of Drizzle's per-query parsers,
+ * which keep the text PostgreSQL sent; the thread installs them, and a query may pass exactly those (or none).
+ */
+export function startPGliteThread(dataDir: string | null, file: string, keepTextTypes: readonly number[]): PGliteThread {
+  const worker = new Worker(file, { workerData: { dataDir, keepTextTypes } });
+  const drizzleParsers = [...keepTextTypes].sort((a, b) => a - b).join(',');
   const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   let nextId = 1;
   let dead: Error | null = null;
@@ -111,7 +113,7 @@ export function startPGliteThread(dataDir: string | null, file: string): PGliteT
   const client = (tx?: number): ThreadClient => ({
     query(sql, params = [], options) {
       const parsers = options?.parsers;
-      if (parsers && Object.keys(parsers).join(',') !== DRIZZLE_PARSER_TYPES) {
+      if (parsers && Object.keys(parsers).join(',') !== drizzleParsers) {
         return Promise.reject(new Error('per-query type parsers cannot be sent to the database thread'));
       }
       return send<ThreadResult>({ op: 'query', sql, params, rowMode: options?.rowMode, tx });

@@ -5,12 +5,13 @@
  * the protocol. Plain JavaScript so the thread starts without a bundler or a TypeScript loader.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite, types } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 
 const keepText = (value) => value;
-// Drizzle's per-query parsers (drizzle-orm/pglite): date, time and interval values, their arrays and numeric[]
-// come back as the text PostgreSQL sent. They are installed in the instance's table once, for every query.
-const KEEP_TEXT = [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182];
+// The types whose values Drizzle's per-query parsers (drizzle-orm/pglite) keep as the text PostgreSQL sent (date,
+// time and interval values, their arrays, numeric[]), named by the caller (`keepTextTypes`): installed in the
+// instance's table, for every query.
+const KEEP_TEXT = workerData.keepTextTypes;
 
 const db = new PGlite(workerData.dataDir ?? undefined);
 const installParsers = () => {
