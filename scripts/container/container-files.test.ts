@@ -218,3 +218,14 @@ describe('docker-compose.yml', () => {
     execFileSync(file, [...args, '-f', path.join(ROOT, 'docker-compose.yml'), 'config', '--quiet'], { stdio: 'pipe' });
   });
 });
+
+describe('the web server\'s Node flags', () => {
+  it('are the same for npm start, the container and the tests and benchmarks that start it', async () => {
+    const { SERVER_NODE_FLAGS } = await import('../../tests/integration/server');
+    const web = JSON.parse(read('apps/web/package.json')) as { scripts: Record<string, string> };
+    const flagsOf = (command: string) => command.match(/\bnode ((?:--[\w-]+(?:=\S+)? )*)--import tsx server\.ts\b/)?.[1].trim().split(/\s+/) ?? null;
+    expect(flagsOf(web.scripts.start)).toEqual(SERVER_NODE_FLAGS);
+    const container = read('scripts/container/start.sh').split('\n').find((l) => l.includes('server.ts "$@"')) ?? '';
+    expect(flagsOf(container)).toEqual(SERVER_NODE_FLAGS);
+  });
+});

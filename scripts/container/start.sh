@@ -21,7 +21,8 @@ shift || true
 case "$command" in
   web)
     cd "$ROOT/apps/web"
-    exec node --import tsx server.ts "$@"
+    # the young generation as npm start sizes it (docs/operations.md, "Garbage collection")
+    exec node --max-semi-space-size=32 --import tsx server.ts "$@"
     ;;
   worker)
     cd "$ROOT/apps/worker"

@@ -2,7 +2,7 @@
  * What the HTTP server (apps/web/server.ts) answers before Next.js (docs/operations.md, "Malformed requests" and
  * "Client addresses and proxies"): undecodable paths, wrong methods and oversized headers as problem+json with a
  * request id, on both engines; and the client address the sign-in throttle counts, from the TCP peer unless a
- * trusted proxy forwarded the request.
+ * trusted proxy forwarded the request; and response compression, off unless MEMORY_HTTP_COMPRESSION is on.
  */
 import { request } from 'node:http';
 import { connect } from 'node:net';
@@ -107,7 +107,8 @@ describe('client addresses behind proxies', () => {
   beforeAll(async () => {
     [direct, proxied] = await Promise.all([
       startServer('pglite', { MEMORY_DATA_DIR: tempDataDir(), MEMORY_TRUSTED_PROXIES: '' }),
-      startServer('pglite', { MEMORY_DATA_DIR: tempDataDir(), MEMORY_TRUSTED_PROXIES: 'loopback' }),
+      // (this one also compresses: the last test below)
+      startServer('pglite', { MEMORY_DATA_DIR: tempDataDir(), MEMORY_TRUSTED_PROXIES: 'loopback', MEMORY_HTTP_COMPRESSION: 'on' }),
     ]);
   });
   afterAll(async () => {
@@ -141,5 +142,16 @@ describe('client addresses behind proxies', () => {
     expect(spoofed[20]).toBe(429);
     // another client behind the same proxy has its own count
     expect(await sends(proxied, () => '198.51.100.8', 1, 'other')).toEqual([200]);
+  });
+
+  it('compresses responses only when MEMORY_HTTP_COMPRESSION is on (default off)', async () => {
+    const asked = { 'accept-encoding': 'gzip' };
+    const plain = await send(direct, 'GET', '/v1/openapi.json', asked);
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(plain.body).openapi).toMatch(/^3\./);
+    const compressed = await send(proxied, 'GET', '/v1/openapi.json', asked);
+    expect(compressed.status).toBe(200);
+    expect(compressed.headers['content-encoding']).toBe('gzip');
   });
 });

@@ -76,6 +76,9 @@ export interface Launch {
   cwd: string;
 }
 
+/** The Node flags `npm start` gives the web server (apps/web/package.json; scripts/container/start.sh the same). */
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=32'];
+
 export async function startServer(
   name: ServerInfo['name'],
   extraEnv: Record<string, string>,
@@ -102,7 +105,7 @@ export async function startServer(
     ...extraEnv,
   };
   delete env.INIT_CWD;
-  const launch = opts.launch ?? { file: process.execPath, args: ['--import', 'tsx', 'server.ts'], cwd: path.join(ROOT, 'apps/web') };
+  const launch = opts.launch ?? { file: process.execPath, args: [...SERVER_NODE_FLAGS, '--import', 'tsx', 'server.ts'], cwd: path.join(ROOT, 'apps/web') };
   const child = spawn(launch.file, [...launch.args, '-p', String(port), '-H', '127.0.0.1'], {
     cwd: launch.cwd,
     env,

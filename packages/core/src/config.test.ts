@@ -13,6 +13,12 @@ describe('loadConfig', () => {
     expect(c.port).toBe(3000);
   });
 
+  it('leaves responses uncompressed unless MEMORY_HTTP_COMPRESSION is on', () => {
+    expect(loadConfig({}).httpCompression).toBe(false);
+    expect(loadConfig({ MEMORY_HTTP_COMPRESSION: 'on' }).httpCompression).toBe(true);
+    expect(() => loadConfig({ MEMORY_HTTP_COMPRESSION: 'gzip' })).toThrow(/MEMORY_HTTP_COMPRESSION/);
+  });
+
   it('names the variable that is wrong', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);

@@ -35,6 +35,12 @@ const envSchema = z.object({
   /** Prepare repeated statements once per connection; off behind a transaction-mode PgBouncer (docs/operations.md). */
   DATABASE_PREPARED_STATEMENTS: bool.default(true),
   /**
+   * gzip/brotli of responses by Next.js (apps/web/next.config.ts reads the variable; it is validated here). Off:
+   * compressing a retrieve's answer and decompressing it cost more time than sending it on a local network
+   * (docs/operations.md); a reverse proxy can compress for distant clients.
+   */
+  MEMORY_HTTP_COMPRESSION: bool.default(false),
+  /**
    * Reverse proxies whose X-Forwarded-For is believed (docs/operations.md): addresses, CIDR ranges, `loopback`,
    * `linklocal`, `uniquelocal`. Empty: the TCP peer is the client.
    */
@@ -239,6 +245,8 @@ function toAppConfig(e: z.output<typeof envSchema>, baseDir: string) {
     devTenant: e.MEMORY_DEV_TENANT === 'on' || (e.MEMORY_DEV_TENANT === 'auto' && !e.DATABASE_URL),
     /** MEMORY_TRUSTED_PROXIES, parsed: the hops whose X-Forwarded-For names the client. */
     trustedProxies: parseTrustedProxies(e.MEMORY_TRUSTED_PROXIES),
+    /** MEMORY_HTTP_COMPRESSION: whether Next.js compresses responses (read by apps/web/next.config.ts). */
+    httpCompression: e.MEMORY_HTTP_COMPRESSION,
     logLevel: e.MEMORY_LOG_LEVEL,
     jobs: {
       mode,

@@ -100,7 +100,7 @@ export function promptOf(messageIndex: number, text: string, speaker: string | n
  * What the assistant said is attributed to the assistant, never stated as a fact about the user.
  */
 export function passageText(
-  p: { role: string; speaker: string | null; content: string; observedAt: Date | string },
+  p: { role: string; speaker: string | null; content: string; observedAt: Date | string | number },
   prompt: PassagePrompt | null = null,
 ): string {
   const at = p.observedAt instanceof Date ? p.observedAt : new Date(p.observedAt);

@@ -119,8 +119,7 @@ export function buildIndex(
   memories.forEach((m, i) => {
     const pre = stored[i];
     const terms = pre?.terms ?? analyze(contents[i]).join(' ');
-    let length = terms.length > 0 ? 1 : 0;
-    for (let c = 0; c < terms.length; c++) if (terms.charCodeAt(c) === 32) length++;
+    const length = stemCount(terms);
     offsets[i] = at;
     at += terms.length + 1;
     lines.push(terms);
@@ -150,6 +149,18 @@ export function buildIndex(
   });
   offsets[n] = at;
   return { memories: indexed, text: lines.join('\n'), offsets, postings: new Map(), avgLength: n ? total / n : 0, vectors, columns, newestSaid };
+}
+
+/**
+ * The number of stems in space-separated `terms`. Found with indexOf (a native scan) rather than a loop over
+ * every character: on a cold load that loop ran over ~300,000 characters a user and was a large part of
+ * building the index in the server, where it was not always optimised.
+ */
+export function stemCount(terms: string): number {
+  if (terms.length === 0) return 0;
+  let n = 1;
+  for (let at = terms.indexOf(' '); at !== -1; at = terms.indexOf(' ', at + 1)) n++;
+  return n;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HotTier, type PassageRow } from './hot-tier';
+import { stemCount } from './candidate-index';
+import { HotTier, type PassageRow, timeOf } from './hot-tier';
 import { rankLayers } from './score';
 
 const passage = (over: Partial<PassageRow> & Pick<PassageRow, 'message_index' | 'role' | 'content'>): PassageRow => ({
@@ -14,13 +15,6 @@ const passage = (over: Partial<PassageRow> & Pick<PassageRow, 'message_index' | 
   terms: null,
   vector: null,
   vector_model: null,
-  se_service: 'chat',
-  se_event_id: 's1',
-  se_observed_at: null,
-  se_received_at: null,
-  se_payload_hash: null,
-  se_scope: null,
-  se_writer_id: null,
   ...over,
 });
 
@@ -75,5 +69,25 @@ describe('HotTier: history passages', () => {
     const ranked = rankLayers({ memories: set.index, passages: set.passageIndex }, 'which day is the pottery class', {}, 10, now);
     expect(ranked.map((r) => r.index)).toEqual([0]);
     expect(set.passageIndex!.memories[0].importance).toBe(-1);
+  });
+});
+
+describe('HotTier: the inputs read without a per-item cost', () => {
+  it('reads a timestamp as milliseconds from a Date, an ISO string or milliseconds alike', () => {
+    const ms = Date.UTC(2026, 4, 21, 10, 30);
+    expect([timeOf(new Date(ms)), timeOf('2026-05-21T10:30:00.000Z'), timeOf('2026-05-21 10:30:00+00'), timeOf(ms)]).toEqual([ms, ms, ms, ms]);
+  });
+
+  it('counts the stems of a stored terms string', () => {
+    expect([stemCount(''), stemCount('glaze'), stemCount('glaze stonewar bowl'), stemCount('a b c d e')]).toEqual([0, 1, 3, 5]);
+  });
+
+  it('gives a passage loaded with millisecond timestamps the same place on the timeline as one loaded with Dates', () => {
+    const at = Date.UTC(2026, 4, 21);
+    const one = (observed: Date | number) =>
+      new HotTier().build('u1', 1, [], null, [passage({ message_index: 0, role: 'user', content: 'We adopted a cat.', observed_at: observed, created_at: observed })])
+        .passageIndex!.memories[0];
+    expect(one(at)).toMatchObject({ observedAt: at, createdAt: at });
+    expect(one(new Date(at))).toMatchObject({ observedAt: at, createdAt: at });
   });
 });

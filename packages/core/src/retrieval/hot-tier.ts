@@ -25,8 +25,23 @@ export interface RankableRow extends MemoryWithSourceRow {
   vector_model?: string | null;
 }
 
-/** A passage of the evidence layer as retrieval loads it, with its source event's provenance columns. */
-export interface PassageRow extends SourceEventColumns {
+/** A source event's provenance columns, as a memory carries them and as the set keeps them for its passages. */
+export type EventColumns = SourceEventColumns & { se_evidence?: unknown };
+
+/** The columns of a row whose source event is unknown (none, or erased). */
+export const NO_EVENT: EventColumns = Object.freeze({
+  se_service: null,
+  se_event_id: null,
+  se_observed_at: null,
+  se_received_at: null,
+  se_payload_hash: null,
+  se_scope: null,
+  se_writer_id: null,
+  se_evidence: null,
+});
+
+/** A passage of the evidence layer as retrieval loads it (its source event's columns are in `HotUserSet.events`). */
+export interface PassageRow {
   id: string;
   source_event_id: string;
   job_id: string | null;
@@ -37,8 +52,9 @@ export interface PassageRow extends SourceEventColumns {
   role: string;
   speaker: string | null;
   content: string;
-  observed_at: Date | string;
-  created_at: Date | string;
+  /** Milliseconds as loaded (load-user-set.ts); a Date or an ISO string is read the same way (timeOf). */
+  observed_at: Date | string | number;
+  created_at: Date | string | number;
   terms: string | null;
   vector: string | null;
   vector_model: string | null;
@@ -62,6 +78,8 @@ export interface HotUserSet {
   /** The evidence layer: the user's passages and their index (null: none loaded). */
   passages: PassageRow[];
   passageIndex: CandidateIndex | null;
+  /** The source events of the passages, by id (a returned passage's provenance). */
+  events: ReadonlyMap<string, EventColumns>;
   /** Each passage's prompt: for an assistant passage, the user message it answers (else null). */
   prompts: (PassagePrompt | null)[];
   /** The embeddings model whose vectors `index` holds (null: none). */
@@ -99,7 +117,7 @@ export class HotTier {
   async getOrLoad(
     userId: string,
     version: number,
-    load: () => Promise<{ rows: RankableRow[]; passages?: PassageRow[]; clarificationQuestion: string | null }>,
+    load: () => Promise<{ rows: RankableRow[]; passages?: PassageRow[]; events?: ReadonlyMap<string, EventColumns>; clarificationQuestion: string | null }>,
   ): Promise<{ set: HotUserSet; hit: boolean }> {
     const hit = this.get(userId, version);
     if (hit) return { set: hit, hit: true };
@@ -107,7 +125,7 @@ export class HotTier {
     let pending = this.loading.get(key);
     if (!pending) {
       pending = load()
-        .then((loaded) => this.build(userId, version, loaded.rows, loaded.clarificationQuestion, loaded.passages ?? []))
+        .then((loaded) => this.build(userId, version, loaded.rows, loaded.clarificationQuestion, loaded.passages ?? [], loaded.events))
         .finally(() => this.loading.delete(key));
       this.loading.set(key, pending);
     }
@@ -120,6 +138,7 @@ export class HotTier {
     rows: RankableRow[],
     clarificationQuestion: string | null = null,
     passages: PassageRow[] = [],
+    events: ReadonlyMap<string, EventColumns> = new Map(),
   ): HotUserSet {
     const entityNames = new Set<string>();
     const vectors = wordVectors();
@@ -131,9 +150,9 @@ export class HotTier {
           category: r.category,
           importance: r.importance,
           agentId: r.agent_id,
-          createdAt: new Date(r.created_at).getTime(),
+          createdAt: timeOf(r.created_at),
           // when it was said: recency counts on the user's timeline (score.ts)
-          observedAt: r.se_observed_at ? new Date(r.se_observed_at).getTime() : undefined,
+          observedAt: r.se_observed_at ? timeOf(r.se_observed_at) : undefined,
           feedbackScore: r.feedback_score ?? 0,
           entities: r.entity_names ?? [],
           embedding: r.embedding && r.embedding_model === this.embeddingModel ? Float32Array.from(r.embedding) : null,
@@ -156,8 +175,8 @@ export class HotTier {
               // passages have no importance; -1 marks what a newer claim superseded (score.ts PASSAGE_WEIGHTS)
               importance: p.superseded ? -1 : 0,
               agentId: p.agent_id,
-              createdAt: new Date(p.created_at).getTime(),
-              observedAt: new Date(p.observed_at).getTime(),
+              createdAt: timeOf(p.created_at),
+              observedAt: timeOf(p.observed_at),
               sourceEventId: p.source_event_id,
               ...(p.current?.length ? { current: p.current } : {}),
               // a reply that quotes its prompt whole stands for both messages (rankLayers: one item per message)
@@ -177,6 +196,7 @@ export class HotTier {
       memoryTexts: rows.map((r) => r.content),
       passages,
       passageIndex,
+      events,
       prompts,
       embeddingModel: this.embeddingModel,
       entityNames,
@@ -203,6 +223,15 @@ export class HotTier {
   clear(): void {
     this.cache.clear();
   }
+}
+
+/**
+ * A timestamp column as milliseconds. Not `new Date(value).getTime()`: the Next.js server replaces the global
+ * `Date` constructor with a wrapper (node-environment-extensions/date.js) that made the thousands of calls of a
+ * cold load several milliseconds; `getTime` and `Date.parse` are the engine's own.
+ */
+export function timeOf(value: Date | string | number): number {
+  return typeof value === 'number' ? value : value instanceof Date ? value.getTime() : Date.parse(value);
 }
 
 /** The stored ranking inputs of a row, when they were made by the vectors this process uses. */

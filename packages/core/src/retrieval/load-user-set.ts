@@ -3,21 +3,19 @@
  * layer with what superseded their claims, and their source events, in statements run at once.
  */
 import { type Db, rows, sql } from '@memory/db';
-import { MEMORY_COLUMNS, SOURCE_EVENT_COLUMNS, type SourceEventColumns } from '../memories/serialize';
+import { MEMORY_COLUMNS, SOURCE_EVENT_COLUMNS } from '../memories/serialize';
 import { openQuestion } from '../conflicts/reviews';
 import { messageKey } from './candidate-index';
-import type { PassageRow, RankableRow } from './hot-tier';
+import { type EventColumns, NO_EVENT, type PassageRow, type RankableRow } from './hot-tier';
+
+/** The columns of a source event that ranking rows carry, with its id to join on. */
+const EVENT_SELECT = sql.raw(`se.id, ${SOURCE_EVENT_COLUMNS}, se.evidence AS se_evidence`);
 
 /**
  * The source events of the user's memories and passages, by id: read once per load and joined in process,
  * since joining them in SQL repeats the same seven columns on every one of ~1,000 rows (on PGlite, converting
  * those values was most of a cold load). Events of another user that a row cites are read by id.
  */
-type EventColumns = SourceEventColumns & { se_evidence: unknown };
-
-/** The columns of a source event that ranking rows carry, with its id to join on. */
-const EVENT_SELECT = sql.raw(`se.id, ${SOURCE_EVENT_COLUMNS}, se.evidence AS se_evidence`);
-
 async function loadSourceEvents(db: Db, tenantId: string, userId: string): Promise<Map<string, EventColumns>> {
   const found = await rows<EventColumns & { id: string }>(
     db,
@@ -26,25 +24,9 @@ async function loadSourceEvents(db: Db, tenantId: string, userId: string): Promi
   return new Map(found.map(({ id, ...columns }) => [id, columns]));
 }
 
-const NO_EVENT: EventColumns = {
-  se_service: null,
-  se_event_id: null,
-  se_observed_at: null,
-  se_received_at: null,
-  se_payload_hash: null,
-  se_scope: null,
-  se_writer_id: null,
-  se_evidence: null,
-};
-
-/** Gives every row its source event's columns (reading, by id, any event not among the user's). */
-async function attachSourceEvents<T extends { source_event_id: string | null }>(
-  db: Db,
-  tenantId: string,
-  events: Map<string, EventColumns>,
-  rowsToFill: T[],
-): Promise<(T & EventColumns)[]> {
-  const missing = [...new Set(rowsToFill.map((r) => r.source_event_id).filter((id): id is string => id !== null && !events.has(id)))];
+/** Reads, by id, the events that rows cite and that are not among the user's into `events`. */
+async function readMissingEvents(db: Db, tenantId: string, events: Map<string, EventColumns>, cited: readonly { source_event_id: string | null }[]): Promise<void> {
+  const missing = [...new Set(cited.map((r) => r.source_event_id).filter((id): id is string => id !== null && !events.has(id)))];
   if (missing.length > 0) {
     const more = await rows<EventColumns & { id: string }>(
       db,
@@ -56,6 +38,10 @@ async function attachSourceEvents<T extends { source_event_id: string | null }>(
     );
     for (const { id, ...columns } of more) events.set(id, columns);
   }
+}
+
+/** Gives every memory its source event's columns (its provenance is built from the row alone, retrieve.ts). */
+function attachSourceEvents<T extends { source_event_id: string | null }>(events: ReadonlyMap<string, EventColumns>, rowsToFill: T[]): (T & EventColumns)[] {
   return rowsToFill.map((r) => Object.assign(r, (r.source_event_id && events.get(r.source_event_id)) || NO_EVENT));
 }
 
@@ -96,13 +82,15 @@ async function loadActiveMemories(db: Db, tenantId: string, userId: string, with
  * not an error, so its message stays as dated evidence of what was true before ("how much was I pre-approved for
  * at first?"), marked `superseded` so it ranks below what is current.
  * (Filtered here rather than in SQL: a per-passage anti-join costs more than reading the few retired rows.)
+ * Its two timestamps are read as milliseconds: a Date parsed per value was a measurable part of a cold load.
  */
-async function loadPassages(db: Db, tenantId: string, userId: string): Promise<Omit<PassageRow, keyof SourceEventColumns>[]> {
+async function loadPassages(db: Db, tenantId: string, userId: string): Promise<PassageRow[]> {
   const [all, retired] = await Promise.all([
-    rows<Omit<PassageRow, keyof SourceEventColumns>>(
+    rows<PassageRow>(
       db,
       sql`SELECT p.id, p.source_event_id, p.job_id, p.agent_id, p.message_index, p.part, p.role, p.speaker, p.content,
-            p.observed_at, p.created_at, p.terms, p.vector, p.vector_model
+            floor(extract(epoch FROM p.observed_at) * 1000)::float8 AS observed_at,
+            floor(extract(epoch FROM p.created_at) * 1000)::float8 AS created_at, p.terms, p.vector, p.vector_model
           FROM passages p WHERE p.tenant_id = ${tenantId} AND p.user_id = ${userId}`,
     ),
     rows<{ id: string; superseded_by: string | null; source_event_id: string; message_indices: unknown; superseded: boolean; terms: string | null }>(
@@ -140,7 +128,7 @@ async function loadPassages(db: Db, tenantId: string, userId: string): Promise<O
       }
     }
   }
-  const kept: Omit<PassageRow, keyof SourceEventColumns>[] = [];
+  const kept: PassageRow[] = [];
   for (const p of all) {
     const k = messageKey(p.source_event_id, p.message_index);
     if (gone.has(k)) continue;
@@ -164,7 +152,7 @@ export function currentOf(id: string | null, next: ReadonlyMap<string, string | 
   return id && !next.has(id) ? id : null;
 }
 
-/** A user's set as the hot tier holds it, read in three statements at once and joined to its source events. */
+/** A user's set as the hot tier holds it, read in statements run at once, with its source events by id. */
 export async function loadUserSet(db: Db, tenantId: string, userId: string, withEmbeddings: boolean) {
   // at once: on PostgreSQL each read takes its own pooled connection
   const [memoryRows, passageRows, events, clarificationQuestion] = await Promise.all([
@@ -173,7 +161,8 @@ export async function loadUserSet(db: Db, tenantId: string, userId: string, with
     loadSourceEvents(db, tenantId, userId),
     openQuestion(db, tenantId, userId),
   ]);
-  const rankable = await attachSourceEvents(db, tenantId, events, memoryRows as RankableRow[]);
-  const passages = await attachSourceEvents(db, tenantId, events, passageRows as PassageRow[]);
-  return { rows: rankable, passages, clarificationQuestion };
+  await readMissingEvents(db, tenantId, events, [...memoryRows, ...passageRows]);
+  // a passage's event columns are looked up when it is returned (retrieve.ts): copying them onto each of
+  // ~1,000 passages was a measurable part of a cold load
+  return { rows: attachSourceEvents(events, memoryRows as RankableRow[]), passages: passageRows, events, clarificationQuestion };
 }

@@ -13,7 +13,7 @@ import { matchingSourceEvents } from '../memories/metadata-filter';
 import type { Principal } from '../tenants/tenants';
 import { ActivityRecorder } from './activity';
 import { type PassagePrompt, passageText } from '../evidence/passages';
-import { HotTier, type HotUserSet, type PassageRow, type RankableRow } from './hot-tier';
+import { type EventColumns, HotTier, type HotUserSet, NO_EVENT, type PassageRow, type RankableRow } from './hot-tier';
 import { loadUserSet } from './load-user-set';
 import { type DomainSection, domainSectionSource, renderWithSection } from './domain-section';
 import { type ContextFormat, renderContext, renderSnippet } from './render';
@@ -71,13 +71,13 @@ const memoryProvenance = (row: RankableRow) => once(provenanceOfMemory, row, toP
 
 const partsOfPassage = new WeakMap<PassageRow, { content: string; provenance: Record<string, unknown> }>();
 /**
- * A passage's text (speaker, date, the prompt a reply quotes) and provenance: its source event, and the message
- * it is part of (after the prompt it quotes whole); once per row.
+ * A passage's text (speaker, date, the prompt a reply quotes) and provenance: its source event (the set keeps the
+ * events by id), and the message it is part of (after the prompt it quotes whole); once per row.
  */
-function passageParts(p: PassageRow, prompt: PassagePrompt | null) {
+function passageParts(p: PassageRow, prompt: PassagePrompt | null, event: EventColumns | undefined) {
   return once(partsOfPassage, p, (r) => ({
     content: passageText({ role: r.role, speaker: r.speaker, content: r.content, observedAt: r.observed_at }, prompt),
-    provenance: Object.freeze(sourceProvenance(r, prompt?.whole ? [prompt.messageIndex, r.message_index] : [r.message_index], r.job_id) ?? {}),
+    provenance: Object.freeze(sourceProvenance(event ?? NO_EVENT, prompt?.whole ? [prompt.messageIndex, r.message_index] : [r.message_index], r.job_id) ?? {}),
   }));
 }
 
@@ -174,7 +174,7 @@ export function rankAndRender(
     }
     const p = set.passages[r.index];
     const prompt = set.prompts[r.index] ?? null;
-    const { content, provenance } = passageParts(p, prompt);
+    const { content, provenance } = passageParts(p, prompt, set.events.get(p.source_event_id));
     const renderable = { id: p.id, content, category: PASSAGE_CATEGORY, importance: 0 };
     return {
       renderable,
