@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { splitPerson } from './claim-rules';
-import { detectClaim } from './claims';
+import { detectClaim, relateClaims } from './claims';
 
 describe('splitPerson: who a statement is about', () => {
   it('reads "The user and <Name> …" (from "<Name> and I …") as said of the user', () => {
@@ -32,5 +32,36 @@ describe('WHEN: a claim keeps its slot whatever time phrase the extractor left a
   it('still leaves a stay that is not a residence alone', () => {
     expect(detectClaim('The user is staying in Tromsø for two weeks.')).toBeNull();
     expect(detectClaim('The user lived in Tromsø for a year as a student.')).toBeNull();
+  });
+});
+
+describe('vehicle: a car bought or given up is the user\'s vehicle', () => {
+  it('reads a purchase that names a make, with what was given up on the way', () => {
+    expect(detectClaim('The user bought a Volvo XC40 in March.')).toMatchObject({ subject: 'vehicle', value: 'volvo xc40' });
+    expect(detectClaim("The user sold the user's Prius and bought a Hyundai Ioniq 5 last month.")).toMatchObject({ subject: 'vehicle', value: 'hyundai ioniq 5', change: true });
+    expect(detectClaim('The user traded in their old Jetta for a Subaru Forester.')).toMatchObject({ subject: 'vehicle', value: 'subaru forester', change: true });
+    expect(detectClaim('The user upgraded from a Fiesta to a Ford Mustang convertible.')).toMatchObject({ subject: 'vehicle', value: 'ford mustang convertible' });
+    expect(detectClaim('The user recently leased a used Audi A4 (as of 2 June 2026).')).toMatchObject({ subject: 'vehicle', value: 'audi a4' });
+  });
+
+  it('reads the model after the word car, whatever its make', () => {
+    expect(detectClaim('The user got a new car, a Zeekr 001.')).toMatchObject({ subject: 'vehicle', value: 'zeekr 001', change: true });
+  });
+
+  it('ends the vehicle a sale names', () => {
+    expect(detectClaim('The user sold their Nissan Leaf in May.')).toMatchObject({ subject: 'vehicle', value: 'nissan leaf', negated: true });
+  });
+
+  it('contradicts the car the user drove', () => {
+    const drove = detectClaim('The user drives a Toyota Corolla.')!;
+    expect(relateClaims(drove, detectClaim("The user sold the user's Corolla and bought a Kia EV6.")!)).toBe('contradiction');
+    expect(relateClaims(drove, detectClaim('The user sold their Toyota Corolla in May.')!)).toBe('contradiction');
+  });
+
+  it('leaves a purchase of something else, or one that runs on, alone', () => {
+    expect(detectClaim('The user bought a Kindle Paperwhite.')).toBeNull();
+    expect(detectClaim('The user bought a Volvo XC40 for their daughter.')).toBeNull();
+    expect(detectClaim('The user bought a new car.')).toBeNull();
+    expect(detectClaim('The user sold their old bike and bought a Brompton.')).toBeNull();
   });
 });

@@ -3,7 +3,7 @@
  * the slot, value and polarity its predicate states; the first rule that matches wins.
  */
 import { analyze } from '../text/terms';
-import { ADVERB, ATTRIBUTE_SLOTS, KIN, NAME, NUM, PLACE_NOUN, RECURRING, WEEKDAY, WHEN, keyOf, normaliseSlot, normaliseValue, weekdays } from './claim-words';
+import { ADVERB, ATTRIBUTE_SLOTS, CAR, KIN, NAME, NUM, PLACE_NOUN, RECURRING, WEEKDAY, WHEN, keyOf, normaliseSlot, normaliseValue, weekdays } from './claim-words';
 
 interface Parsed {
   slot: string;
@@ -166,9 +166,12 @@ const RULES: ((p: string) => Parsed | null)[] = [
   },
   // vehicle: "drives a Honda Civic"
   (p) => {
-    const m = p.match(/^(?:drives|drive|is driving|driving|switched to driving|bought a new car, ) (?:a |an |the )?((?:[A-Z0-9][\w-]*)(?: [\w-]+){0,4})(?: now| these days| again)?$/);
+    const m = p.match(/^(?:drives|drive|is driving|driving|switched to driving) (?:a |an |the )?((?:[A-Z0-9][\w-]*)(?: [\w-]+){0,4})(?: now| these days| again)?$/);
     return m && !/^(?:to|home|back|around)\b/i.test(m[1]) ? { slot: 'vehicle', value: m[1] } : null;
   },
+  // a car bought, or one given up: "bought a Tesla Model Y", "sold the Civic and bought a Kia Niro", "traded in the
+  // Civic for a Toyota RAV4", "got a new car, a Mazda CX-5", "sold their Honda Civic"
+  (p) => vehicleChange(p),
   // a current count: "has 3 cats", "have got 20 dozen eggs in the fridge"
   (p) => {
     const m = p.match(
@@ -247,6 +250,22 @@ const RULES: ((p: string) => Parsed | null)[] = [
   // habits and activities: "drinks coffee every morning", "smokes", "plays the guitar"
   (p) => habitClaim(p, false),
 ];
+
+/** How a purchase reaches the car it names, with what the user gave up on the way (not kept: the car now is the value). */
+const ACQUIRED =
+  '(?:(?:has )?(?:bought|got|purchased|leased|ordered|picked up)|is (?:buying|getting|leasing)|(?:traded|swapped)(?: in)? .+? for|(?:upgraded|switched) (?:from .+? )?to|replaced .+? with|(?:sold|got rid of) .+? and (?:bought|got|purchased|leased))';
+/** What may stand between the verb and the car: "a new", "their first", "a used electric". */
+const CAR_DETERMINERS = "(?:(?:a|an|the|their|the user's|first|new|brand-new|used|second-hand|secondhand|own|another) )*";
+
+function vehicleChange(p: string): Parsed | null {
+  const bought =
+    p.match(new RegExp(`^${ACQUIRED} ${CAR_DETERMINERS}${CAR}${WHEN}$`, 'u')) ??
+    // the car named after the word car: "got a new car, a Mazda CX-5", "bought a car, a used Corolla"
+    p.match(new RegExp(`^${ACQUIRED} ${CAR_DETERMINERS}car, ${CAR_DETERMINERS}([A-Z0-9][\\w-]*(?: [A-Z0-9][\\w-]*){0,3})${WHEN}$`, 'u'));
+  if (bought) return { slot: 'vehicle', value: bought[1] };
+  const gone = p.match(new RegExp(`^(?:sold|got rid of|scrapped|totaled|totalled|gave away) ${CAR_DETERMINERS}(?:old )?${CAR}${WHEN}$`, 'u'));
+  return gone ? { slot: 'vehicle', value: gone[1], negated: true } : null;
+}
 
 const HABIT_VERBS =
   /^(smokes|smoke|smoking|vapes|vape|vaping|drinks|drink|drinking|plays|play|playing|practises|practices|practise|practice|practising|practicing|runs|run|running|jogs|jog|jogging|swims|swim|swimming|cycles|cycle|cycling|bikes|bike|biking|meditates|meditate|meditating|volunteers|volunteer|volunteering|walks|walk|walking|lifts|lift|lifting|eats|eat|eating|takes|take|taking|goes|go|going|does|do|doing|reads|read|reading|watches|watch|watching|attends|attend|attending|uses|use|using|works out|work out|working out|bakes|bake|baking|cooks|cook|cooking|writes|write|writing|paints|paint|painting|studies|study|studying|teaches|teach|teaching|owns|own|keeps|keep|rides|ride|riding|skates|skate|skating|climbs|climb|climbing|hikes|hike|hiking|surfs|surf|surfing|skis|ski|skiing|dances|dance|dancing|sings|sing|singing|commutes|commute|commuting|wears|wear|wearing|bites|bite|biting|snacks|snack|snacking)\b/;

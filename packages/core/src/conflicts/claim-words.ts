@@ -5,6 +5,13 @@
 import { analyze } from '../text/terms';
 /** A capitalised name of a place or organisation, up to four words ("Porto", "New York", "St. Mary's Hospital"). */
 export const NAME = "([A-Z\\u00C0-\\u024F0-9][\\p{L}\\p{N}'.&-]*(?:(?: |-| of | de | and | & )[A-Z\\u00C0-\\u024F0-9][\\p{L}\\p{N}'.&-]*){0,4})";
+/**
+ * A car named by its make and model ("Tesla Model Y", "BMW 3 Series", "Ford F-150 pickup"): what a purchase must
+ * name to be the user's vehicle ("bought a Tesla"), since "bought a Kindle" is not one. Makes whose name is also a
+ * common word (Smart, Ram, Genesis) are left out.
+ */
+export const CAR =
+  "((?:Toyota|Honda|Tesla|Ford|Chevrolet|Chevy|Nissan|Hyundai|Kia|Mazda|Subaru|Volkswagen|VW|BMW|Mercedes(?:-Benz)?|Audi|Lexus|Volvo|Jeep|Dodge|GMC|Buick|Cadillac|Porsche|Jaguar|Land Rover|Range Rover|Mini Cooper|MINI|Fiat|Peugeot|Renault|Citroën|Citroen|Škoda|Skoda|SEAT|Cupra|Opel|Vauxhall|Dacia|Mitsubishi|Suzuki|Infiniti|Acura|Lincoln|Chrysler|Rivian|Polestar|Alfa Romeo|BYD|Ferrari|Lamborghini|Maserati|Bentley|Aston Martin)(?: (?:[A-Z0-9][\\w-]*|hybrid|electric|plug-in|sedan|hatchback|estate|wagon|convertible|coupe|pickup|truck|SUV)){0,4})";
 /** Adverbs an extractor keeps between the subject and the verb ("The user just moved to Porto"). */
 export const ADVERB =
   /^(?:now|currently|still|just|recently|finally|actually|officially|already|also|really|then|lately|newly|happily|permanently|mostly) /;
@@ -25,7 +32,7 @@ export const ASIDE = /\s+\((?:as of|in reply to|about)\b[^)]*\)?\s*$/;
 export const CORRECTED_TAIL = /(?:,? (?:and )?not (?:in |at |a |an )?[A-Z0-9][^,]*|,? (?:instead of|rather than) [^,]+|,? instead)$/;
 /** Words that say a value changed or ended. */
 export const CHANGE =
-  /\b(?:now|these days|nowadays|anymore|any more|any longer|no longer|used to|actually|switched|switching|moved|relocated|quit|stopped|gave up|given up|started|new|became|become|changed|turned|broke up|split up|joined|left|got (?:married|engaged|divorced|promoted)|was promoted|instead)\b/i;
+  /\b(?:now|these days|nowadays|anymore|any more|any longer|no longer|used to|actually|switched|switching|moved|relocated|quit|stopped|gave up|given up|started|new|became|become|changed|turned|broke up|split up|joined|left|got (?:married|engaged|divorced|promoted)|was promoted|instead|sold|traded|swapped|upgraded|replaced)\b/i;
 
 const NUMBER_WORDS: Record<string, number> = {
   a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
