@@ -63,5 +63,8 @@ describe('vehicle: a car bought or given up is the user\'s vehicle', () => {
     expect(detectClaim('The user bought a Volvo XC40 for their daughter.')).toBeNull();
     expect(detectClaim('The user bought a new car.')).toBeNull();
     expect(detectClaim('The user sold their old bike and bought a Brompton.')).toBeNull();
+    // planned, not done: the car the user drives today stays
+    expect(detectClaim('The user is getting a Volvo XC40 in June.')).toBeNull();
+    expect(detectClaim('The user ordered a Volvo XC40 in May.')).toBeNull();
   });
 });

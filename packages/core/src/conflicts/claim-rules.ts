@@ -251,9 +251,13 @@ const RULES: ((p: string) => Parsed | null)[] = [
   (p) => habitClaim(p, false),
 ];
 
-/** How a purchase reaches the car it names, with what the user gave up on the way (not kept: the car now is the value). */
+/**
+ * How a purchase reaches the car it names, with what the user gave up on the way (not kept: the car now is the
+ * value). Done, not planned: "is getting a Ford next month" or "ordered a Tesla" does not replace the car the user
+ * drives today.
+ */
 const ACQUIRED =
-  '(?:(?:has )?(?:bought|got|purchased|leased|ordered|picked up)|is (?:buying|getting|leasing)|(?:traded|swapped)(?: in)? .+? for|(?:upgraded|switched) (?:from .+? )?to|replaced .+? with|(?:sold|got rid of) .+? and (?:bought|got|purchased|leased))';
+  '(?:(?:has )?(?:bought|got|purchased|leased|picked up)|(?:traded|swapped)(?: in)? .+? for|(?:upgraded|switched) (?:from .+? )?to|replaced .+? with|(?:sold|got rid of) .+? and (?:bought|got|purchased|leased))';
 /** What may stand between the verb and the car: "a new", "their first", "a used electric". */
 const CAR_DETERMINERS = "(?:(?:a|an|the|their|the user's|first|new|brand-new|used|second-hand|secondhand|own|another) )*";
 
