@@ -261,13 +261,15 @@ const ACQUIRED =
 /** What may stand between the verb and the car: "a new", "their first", "a used electric". */
 const CAR_DETERMINERS = "(?:(?:a|an|the|their|the user's|first|new|brand-new|used|second-hand|secondhand|own|another) )*";
 
+const BOUGHT_CAR = new RegExp(`^${ACQUIRED} ${CAR_DETERMINERS}${CAR}${WHEN}$`, 'u');
+/** The car named after the word car: "got a new car, a Mazda CX-5", "bought a car, a used Corolla". */
+const BOUGHT_NAMED_CAR = new RegExp(`^${ACQUIRED} ${CAR_DETERMINERS}car, ${CAR_DETERMINERS}([A-Z0-9][\\w-]*(?: [A-Z0-9][\\w-]*){0,3})${WHEN}$`, 'u');
+const CAR_GONE = new RegExp(`^(?:sold|got rid of|scrapped|totaled|totalled|gave away) ${CAR_DETERMINERS}(?:old )?${CAR}${WHEN}$`, 'u');
+
 function vehicleChange(p: string): Parsed | null {
-  const bought =
-    p.match(new RegExp(`^${ACQUIRED} ${CAR_DETERMINERS}${CAR}${WHEN}$`, 'u')) ??
-    // the car named after the word car: "got a new car, a Mazda CX-5", "bought a car, a used Corolla"
-    p.match(new RegExp(`^${ACQUIRED} ${CAR_DETERMINERS}car, ${CAR_DETERMINERS}([A-Z0-9][\\w-]*(?: [A-Z0-9][\\w-]*){0,3})${WHEN}$`, 'u'));
+  const bought = p.match(BOUGHT_CAR) ?? p.match(BOUGHT_NAMED_CAR);
   if (bought) return { slot: 'vehicle', value: bought[1] };
-  const gone = p.match(new RegExp(`^(?:sold|got rid of|scrapped|totaled|totalled|gave away) ${CAR_DETERMINERS}(?:old )?${CAR}${WHEN}$`, 'u'));
+  const gone = p.match(CAR_GONE);
   return gone ? { slot: 'vehicle', value: gone[1], negated: true } : null;
 }
 

@@ -25,14 +25,15 @@ async function loadSourceEvents(db: Db, tenantId: string, userId: string): Promi
 }
 
 /** Reads, by id, the events that rows cite and that are not among the user's into `events`. */
-async function readMissingEvents(db: Db, tenantId: string, events: Map<string, EventColumns>, cited: readonly { source_event_id: string | null }[]): Promise<void> {
-  const missing = [...new Set(cited.map((r) => r.source_event_id).filter((id): id is string => id !== null && !events.has(id)))];
-  if (missing.length > 0) {
+async function readMissingEvents(db: Db, tenantId: string, events: Map<string, EventColumns>, ...cited: (readonly { source_event_id: string | null }[])[]): Promise<void> {
+  const missing = new Set<string>();
+  for (const group of cited) for (const r of group) if (r.source_event_id !== null && !events.has(r.source_event_id)) missing.add(r.source_event_id);
+  if (missing.size > 0) {
     const more = await rows<EventColumns & { id: string }>(
       db,
       sql`SELECT ${EVENT_SELECT} FROM source_events se
           WHERE se.tenant_id = ${tenantId} AND se.id IN (${sql.join(
-            missing.map((id) => sql`${id}`),
+            [...missing].map((id) => sql`${id}`),
             sql`, `,
           )})`,
     );
@@ -161,7 +162,7 @@ export async function loadUserSet(db: Db, tenantId: string, userId: string, with
     loadSourceEvents(db, tenantId, userId),
     openQuestion(db, tenantId, userId),
   ]);
-  await readMissingEvents(db, tenantId, events, [...memoryRows, ...passageRows]);
+  await readMissingEvents(db, tenantId, events, memoryRows, passageRows);
   // a passage's event columns are looked up when it is returned (retrieve.ts): copying them onto each of
   // ~1,000 passages was a measurable part of a cold load
   return { rows: attachSourceEvents(events, memoryRows as RankableRow[]), passages: passageRows, events, clarificationQuestion };
