@@ -68,3 +68,30 @@ describe('vehicle: a car bought or given up is the user\'s vehicle', () => {
     expect(detectClaim('The user ordered a Volvo XC40 in May.')).toBeNull();
   });
 });
+
+describe('count: one more of a thing gives the new count', () => {
+  it('reads an ordinal as the count', () => {
+    expect(detectClaim('The user and their household got a third hamster (as of 3 March 2026).')).toMatchObject({ subject: 'count:hamster', value: '3' });
+    expect(detectClaim('The user adopted their fifth rescue greyhound last month.')).toMatchObject({ subject: 'count:greyhound', value: '5' });
+    expect(detectClaim("The user picked up the user's second ukulele on 4 May 2026.")).toMatchObject({ subject: 'count:ukulel', value: '2' });
+  });
+
+  it('reads the total said after another one', () => {
+    expect(detectClaim('The user rescued another tortoise, so now they have four.')).toMatchObject({ subject: 'count:tortois', value: '4', change: true });
+    expect(detectClaim('The user bought one more bonsai last week and now owns eleven.')).toMatchObject({ subject: 'count:bonsai', value: '11' });
+  });
+
+  it('replaces the count said before', () => {
+    const before = detectClaim('The user has two hamsters.')!;
+    expect(relateClaims(before, detectClaim('The user got a third hamster.')!)).toBe('contradiction');
+    expect(relateClaims(before, detectClaim('The user adopted another hamster, so now the user has three.')!)).toBe('contradiction');
+  });
+
+  it('leaves second chances, opinions and jobs alone', () => {
+    expect(detectClaim('The user got a second opinion.')).toBeNull();
+    expect(detectClaim('The user got a third chance.')).toBeNull();
+    expect(detectClaim('The user got a second job.')).toBeNull();
+    expect(detectClaim('The user bought another lamp for the study.')).toBeNull();
+    expect(detectClaim('The user won a third medal.')).toBeNull();
+  });
+});

@@ -3,7 +3,7 @@
  * the slot, value and polarity its predicate states; the first rule that matches wins.
  */
 import { analyze } from '../text/terms';
-import { ADVERB, ATTRIBUTE_SLOTS, CAR, KIN, NAME, NUM, PLACE_NOUN, RECURRING, WEEKDAY, WHEN, keyOf, normaliseSlot, normaliseValue, weekdays } from './claim-words';
+import { ADVERB, ATTRIBUTE_SLOTS, CAR, KIN, NAME, NUM, ORDINALS, PLACE_NOUN, RECURRING, WEEKDAY, WHEN, keyOf, normaliseSlot, normaliseValue, weekdays } from './claim-words';
 
 interface Parsed {
   slot: string;
@@ -182,6 +182,8 @@ const RULES: ((p: string) => Parsed | null)[] = [
     if (!head || /^(?:year|month|week|day|hour|minut|time|way|thing)$/.test(head)) return null;
     return { slot: `count:${head}`, value: `${normaliseValue(m[1])}${m[2] ?? ''}`, display: `${m[1]}${m[2] ?? ''}` };
   },
+  // a count reached by one more: "got a third cat", "adopted another cat, so now the user has three"
+  (p) => countByOneMore(p),
   // amounts: rent, salary, weight, height, sleep
   (p) => {
     const rent = p.match(/^(?:pays|pay) (\S+)(?: (?:a|per) month| monthly)? (?:in|for) rent\b/);
@@ -271,6 +273,31 @@ function vehicleChange(p: string): Parsed | null {
   if (bought) return { slot: 'vehicle', value: bought[1] };
   const gone = p.match(CAR_GONE);
   return gone ? { slot: 'vehicle', value: gone[1], negated: true } : null;
+}
+
+/** A thing joining the ones the user has: "got", "adopted", "bought", "brought home", "welcomed". */
+const ONE_MORE_VERB = '(?:has )?(?:got|adopted|bought|purchased|picked up|brought home|welcomed|rescued|added|took in)';
+const OWNER = "(?:a|an|their|the user's|the household's|our|my) ";
+const THING = "([\\p{L}][\\p{L}'-]*(?: [\\p{L}][\\p{L}'-]*)?)";
+/** "got a third cat", "adopted their fourth rescue dog last week": the ordinal is the new count. */
+const NTH_THING = new RegExp(`^${ONE_MORE_VERB} ${OWNER}(${Object.keys(ORDINALS).join('|')}) ${THING}${WHEN}$`, 'iu');
+/** "adopted another cat, so now the user has three": the count said after one more. */
+const ANOTHER_THEN_COUNT = new RegExp(
+  `^${ONE_MORE_VERB} (?:another|one more|a new) ${THING}${WHEN},? (?:and|so) (?:now )?(?:(?:the user|the user and their household|they|we|the household) )?(?:now )?(?:has|have|owns|own) (?:a total of )?${NUM}(?: of them| in total| total| now)?$`,
+  'iu',
+);
+
+const NOT_KEPT = /^(?:opinion|chanc|time|look|thought|tri|attempt|round|place|half|wind|guess|help|date|interview|shot|call|dose|job|offer|degre|draft|wife|husband)$/;
+
+function countByOneMore(p: string): Parsed | null {
+  const nth = p.match(NTH_THING);
+  const total = nth ? null : p.match(ANOTHER_THEN_COUNT);
+  const thing = nth?.[2] ?? total?.[1];
+  const head = thing ? keyOf(thing).split(' ').pop() : undefined;
+  // "a second opinion", "a third chance", "a second look": not things the user keeps
+  if (!head || NOT_KEPT.test(head)) return null;
+  if (nth) return { slot: `count:${head}`, value: String(ORDINALS[nth[1].toLowerCase()]), display: String(ORDINALS[nth[1].toLowerCase()]) };
+  return { slot: `count:${head}`, value: normaliseValue(total![2]), display: total![2] };
 }
 
 const HABIT_VERBS =

@@ -39,6 +39,10 @@ const NUMBER_WORDS: Record<string, number> = {
   twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
   twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100,
 };
+/** Ordinals of a count ("a third cat" is the user's third): the number they stand for. */
+export const ORDINALS: Record<string, number> = {
+  second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, eleventh: 11, twelfth: 12,
+};
 export const NUM = `(\\d[\\d,.]*|${Object.keys(NUMBER_WORDS).filter((w) => w.length > 2).join('|')})`;
 
 /** A day of the week, or two ("Thursdays", "Tuesday and Thursday"), with an optional part of the day and "now". */

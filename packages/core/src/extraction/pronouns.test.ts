@@ -132,3 +132,33 @@ describe('"it" resolved to a thing the user just said they got', () => {
     expect(mentions('I got a text from my new boss', 0).map((a) => a.phrase)).toEqual(['my boss']);
   });
 });
+
+describe('"the <thing>" and "them" resolved to a thing the user said they got', () => {
+  it('a clause that opens with the same words is about the user\'s one, up to two user messages later', () => {
+    expect(contents('I also got a new desk last month.', assistant('Nice!'), 'The new desk is from Wayfair, and it fits the room.')).toContain(
+      "The user's new desk is from Wayfair, and it fits the room.",
+    );
+    expect(contents('I bought a rowing machine. The rowing machine arrived in two boxes.')).toContain("The user's rowing machine arrived in two boxes.");
+    expect(contents('We adopted a kitten. The kitten is called Pip.')).toContain("The user's kitten is called Pip.");
+  });
+
+  it('leaves "the" alone when the words differ, the adjective differs or nothing was got', () => {
+    expect(contents('I got a new phone. The new season of Severance is out.')).toEqual(['The user got a new phone.']);
+    expect(contents('I bought a new lamp. The old lamp went to my sister.').join(' ')).not.toMatch(/user's (?:new|old) lamp went/);
+    expect(contents('The new desk is from Wayfair.')).toEqual([]);
+    expect(contents('I bought a desk.', 'I like tea.', 'I play chess.', 'The desk wobbles.').join(' ')).not.toMatch(/desk wobbles/);
+  });
+
+  it('"them" after keeping or using is the plural thing said before it in the message', () => {
+    expect(contents("I need to clean my old boots, I've been keeping them in the garage all winter.")).toContain(
+      "The user has been keeping the user's old boots in the garage all winter.",
+    );
+    expect(mentions('I bought my new headphones', 0)).toEqual([{ phrase: 'my new headphones', gender: 'n', plural: true, pet: false, thing: true, message: 0 }]);
+  });
+
+  it('never a person, and never "it"', () => {
+    expect(contents('I got my new sneakers and my parents came over; I showed them the sneakers.').join(' ')).not.toMatch(/showed the user's/);
+    expect(contents('I love my new sneakers. My sister borrowed them and I used them.').join(' ')).not.toMatch(/used the user's new sneakers/);
+    expect(contents('I bought my new sneakers. I love it.').join(' ')).not.toMatch(/loves the user's new sneakers/);
+  });
+});

@@ -18,6 +18,8 @@
  * | "I just got a new bike." … "It's a Trek Domane."                 | "The user's new bike is a Trek Domane."          |
  * | "I bought a standing desk last week and I'm really happy with it." | "The user is really happy with the user's standing desk." |
  * | "We adopted a cat last month." … "She's called Miso."           | "The user's cat is called Miso."                 |
+ * | "I also got a new bookshelf." … "The new bookshelf is from IKEA." | "The user's new bookshelf is from IKEA."        |
+ * | "I need to clean my old boots, I've been keeping them in the garage." | "The user has been keeping the user's old boots in the garage." |
  *
  * An antecedent is a "my <relation or pet> [Name]" or "a friend (named) Name" mention in the user's own
  * messages, at most two user messages back; "she" takes the latest female or unspecified one ("my friend",
@@ -114,10 +116,10 @@ function thingMentions(text: string, message: number): { at: number; a: Antecede
     const headWord = head.toLowerCase();
     if (!pet && [PLURAL, FEMALE, MALE, NEUTRAL].some((list) => isIn(list, headWord))) continue;
     const isPet = pet !== null || (words.length === 1 && isIn(PET, headWord));
-    // "them" is not resolved, so a plural thing has no pronoun to take it
-    if (/[^s]s$/i.test(head) && !isPet) continue;
+    // a plural thing ("my old sneakers") is only ever "them"
+    const plural = /[^s]s$/i.test(head) && !isPet;
     const name = `${adj ? `${adj} ` : ''}${words.join(' ')}`;
-    out.push({ at: m.index ?? 0, a: { phrase: `my ${name}`, gender: 'n', plural: false, pet: isPet, thing: !isPet, message } });
+    out.push({ at: m.index ?? 0, a: { phrase: `my ${name}`, gender: 'n', plural, pet: isPet, thing: !isPet, message } });
   }
   return out;
 }
@@ -171,7 +173,7 @@ function pick(antecedents: Antecedent[], pronoun: string, userMessage: number, r
  * `ordinal(i)` is the position among the user's messages of message i (the window counts user messages).
  */
 export function resolvePronoun(text: string, antecedents: Antecedent[], message: number, ordinal: (i: number) => number): string | null {
-  const it = resolveIt(text, antecedents, message, ordinal);
+  const it = resolveIt(text, antecedents, message, ordinal) ?? resolveDefinite(text, antecedents, message, ordinal) ?? resolveThem(text, antecedents, message);
   if (it) return it;
   const m = PRONOUN_START.exec(text);
   if (!m || antecedents.length === 0) return null;
@@ -225,12 +227,12 @@ const IT_OBJECT =
  * user messages.
  */
 function itAntecedent(before: string, antecedents: Antecedent[], message: number, ordinal: (i: number) => number): Antecedent | null {
-  const inClause = before ? thingMentions(before, message).at(-1)?.a : undefined;
+  const inClause = before ? thingMentions(before, message).filter((t) => !t.a.plural).at(-1)?.a : undefined;
   if (inClause) return inClause;
   for (let i = antecedents.length - 1; i >= 0; i--) {
     const a = antecedents[i];
     if (ordinal(message) - ordinal(a.message) > IT_WINDOW) break;
-    if (a.thing || a.pet) return a;
+    if ((a.thing && !a.plural) || a.pet) return a;
   }
   return null;
 }
@@ -258,6 +260,58 @@ function resolveIt(text: string, antecedents: Antecedent[], message: number, ord
   const a = itAntecedent(text.slice(0, at), antecedents, message, ordinal);
   if (!a) return null;
   return `${text.slice(0, at)}${a.phrase}${text.slice(at + 2)}`;
+}
+
+/**
+ * "The new bookshelf is from IKEA" after "I also got a new bookshelf": a clause that opens with "the" and the
+ * words of a thing (or pet) the user said they got or have, within WINDOW user messages, is about the user's
+ * one ("my new bookshelf is from IKEA"). Only the same words: "the new season is out" stays as it is.
+ */
+function resolveDefinite(text: string, antecedents: Antecedent[], message: number, ordinal: (i: number) => number): string | null {
+  const m = /^the ((?:new|old|current) )?([\p{L}\d][\p{L}\d-]*(?: [\p{L}\d][\p{L}\d-]*){0,3})/iu.exec(text);
+  if (!m) return null;
+  const lower = text.toLowerCase();
+  for (let i = antecedents.length - 1; i >= 0; i--) {
+    const a = antecedents[i];
+    if (ordinal(message) - ordinal(a.message) > WINDOW) break;
+    if (!a.thing && !a.pet) continue;
+    // "my new bookshelf" matches "the new bookshelf" and "the bookshelf"; its words, then a word boundary
+    const name = a.phrase.replace(/^my /, '');
+    const bare = name.replace(/^(?:new|old|current) /, '');
+    for (const words of m[1] ? [name] : [name, bare]) {
+      const said = `the ${words}`;
+      if (lower.startsWith(said) && /^(?:\s+(?!of\b)\S|$)/.test(text.slice(said.length)) && (!m[1] || words.startsWith(m[1]))) {
+        return `my ${words}${text.slice(said.length)}`;
+      }
+    }
+  }
+  return null;
+}
+
+/** Verbs whose object "them" is a plural thing the user has: "I've been keeping them under my bed". */
+const THEM_OBJECT =
+  /\b(?:keep|keeping|kept|store|storing|stored|wear|wearing|wore|use|using|used|love|loved|like|liked|clean|cleaning|cleaned|wash|washing|washed|charge|charging|water|watering|feed|feeding|fed)\s+them\b(?!['’])/i;
+
+/**
+ * "I need to take care of my old sneakers, I've been keeping them under my bed": "them" after a verb of keeping or
+ * using is the plural thing mentioned before it in the same message (the latest), never a person.
+ */
+function resolveThem(text: string, antecedents: Antecedent[], message: number): string | null {
+  if (!/^(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i am|we|we're|we’re|we've|we’ve)\b/i.test(text)) return null;
+  const object = THEM_OBJECT.exec(text);
+  if (!object || (text.match(/\bthem\b/gi) ?? []).length > 1) return null;
+  let a: Antecedent | undefined;
+  for (let i = antecedents.length - 1; i >= 0 && antecedents[i].message === message; i--) {
+    if (antecedents[i].thing && antecedents[i].plural) {
+      a = antecedents[i];
+      break;
+    }
+    // a person mentioned after the thing may be who "them" is
+    if (!antecedents[i].thing) return null;
+  }
+  if (!a) return null;
+  const at = (object.index ?? 0) + object[0].length - 4;
+  return `${text.slice(0, at)}${a.phrase}${text.slice(at + 4)}`;
 }
 
 const WE_START = /^(we|our)(?:'re|’re|'ve|’ve|'ll|’ll|'d|’d)?\b/i;
