@@ -195,6 +195,8 @@ export interface Ranked {
 
 export interface LayeredRanked extends Ranked {
   layer: 'memory' | 'passage';
+  /** A passage returned in place of this memory of its message (score.ts rankLayers): it renders as important. */
+  standsFor?: number;
 }
 
 const SPACE = 32;

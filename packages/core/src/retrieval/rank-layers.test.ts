@@ -45,8 +45,44 @@ describe('rankLayers: memories and passages together', () => {
   });
 
   it('lets a ranked memory from the same message stand in for its passage', () => {
-    const r = rankLayers({ memories, passages }, 'jazz concerts', {}, 10, NOW);
+    const r = rankLayers({ memories, passages }, 'jazz', {}, 10, NOW);
     expect(r.map((x) => [x.layer, x.index])).toEqual([['memory', 1]]);
+  });
+
+  it('returns the passage in place of the memory when it matched the query on a word the memory does not say', () => {
+    // "concerts" is in the message, not in "The user loves jazz."
+    expect(rankLayers({ memories, passages }, 'jazz concerts', {}, 10, NOW).map((x) => [x.layer, x.index])).toEqual([['passage', 3]]);
+  });
+
+  it('keeps the memories when between them they hold every word the passage matched on', () => {
+    const two = buildIndex(
+      [
+        { id: 'lives', category: 'fact', importance: 0.8, agentId: null, createdAt: NOW, sourceEventId: 'e7', messages: [0] },
+        { id: 'loves', category: 'preference', importance: 0.6, agentId: null, createdAt: NOW, sourceEventId: 'e7', messages: [0] },
+      ],
+      ['The user lives in Porto.', 'The user loves fado.'],
+      null,
+    );
+    const message = buildIndex([{ id: 'p', category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: 'e7', messages: [0] }], ['I live in Porto. I love fado.'], null);
+    const r = rankLayers({ memories: two, passages: message }, 'fado music in Porto', {}, 10, NOW);
+    expect(r.map((x) => x.layer)).toEqual(['memory', 'memory']);
+  });
+
+  it('puts such a passage where the memory it replaces was returned, at the memory\'s score', () => {
+    const one = (content: string, category: string) =>
+      buildIndex([{ id: content, category, importance: category === PASSAGE_CATEGORY ? 0 : 0.9, agentId: null, createdAt: NOW, sourceEventId: 'e9', messages: [0] }], [content], null);
+    const memory = one('The user loves jazz.', 'preference');
+    // a long message: its score is below the memory's, so the memory is returned first
+    const message = one(
+      'I love jazz, and last spring a friend from work took me along to a small club downtown where a trio played standards all night long; since then I try to catch concerts whenever my shifts allow it.',
+      PASSAGE_CATEGORY,
+    );
+    const alone = rankLayers({ memories: memory, passages: message }, 'jazz', {}, 10, NOW);
+    expect(alone.map((x) => x.layer)).toEqual(['memory']);
+    const r = rankLayers({ memories: memory, passages: message }, 'loves jazz concerts', {}, 10, NOW);
+    expect(r.map((x) => [x.layer, x.index])).toEqual([['passage', 0]]);
+    const memoryOnly = rankLayers({ memories: memory, passages: null }, 'loves jazz concerts', {}, 10, NOW);
+    expect(r[0].relevance).toBe(memoryOnly[0].relevance);
   });
 
   it("keeps passages out when the categories filter does not name 'conversation', and alone when it does", () => {

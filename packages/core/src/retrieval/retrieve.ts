@@ -175,7 +175,9 @@ export function rankAndRender(
     const p = set.passages[r.index];
     const prompt = set.prompts[r.index] ?? null;
     const { content, provenance } = passageParts(p, prompt, set.events.get(p.source_event_id));
-    const renderable = { id: p.id, content, category: PASSAGE_CATEGORY, importance: 0 };
+    // a passage returned in place of a memory of its message says what the memory said: it is dropped for the
+    // budget no sooner than the memory would have been
+    const renderable = { id: p.id, content, category: PASSAGE_CATEGORY, importance: r.standsFor === undefined ? 0 : set.rows[r.standsFor].importance };
     return {
       renderable,
       result: {

@@ -117,8 +117,11 @@ export const PASSAGE_CATEGORY = 'conversation';
  * weights, then merged by relevance. Near-duplicate memories collapse as in `rankCandidates`. A passage is
  * left out when a returned memory already cites its message; when a memory from the passage's message is
  * among the ranked candidates, that memory takes the passage's place (the fact, stated about the user, is
- * what the agent needs; the passage is the evidence). One passage per message. A reply that quotes its
- * prompt whole (its `messages` are [prompt, reply]) covers the prompt's message too: the prompt's passage is
+ * what the agent needs; the passage is the evidence), unless the passage matched the query on a stem that none
+ * of the memory candidates taken from its message holds ("where do I keep my old sneakers?": the memory "needs to
+ * take care of the old sneakers", the passage "… I've been keeping them under my bed"): then the passage takes
+ * the place of a memory taken from its message alone, and a memory from it ranked later is left out. One passage
+ * per message. A reply that quotes its prompt whole (its `messages` are [prompt, reply]) covers the prompt's message too: the prompt's passage is
  * not returned after it, and one returned before it gives the reply its place. A memory all of whose messages
  * were already returned word for word is left out (one item per message, whichever ranks first); one all of whose
  * messages a better-ranked item already cites waits `RANKING.repeatPenalty` lower, so nearly as relevant
@@ -149,15 +152,27 @@ export function rankLayers(
   const memIdx = layers.memories;
   const texts = layers.memoryTexts;
   const key = messageKey;
-  // the best-ranked memory candidate of each cited message, to stand in for that message's passage
+  // the best-ranked memory candidate of each cited message, to stand in for that message's passage, and the
+  // query's stems that the memory candidates taken from each message hold between them
   const memoryOfMessage = new Map<string, Ranked>();
+  const queryStems = new Set(analyze(scored));
+  const saidOfMessage = new Map<string, Set<string>>();
   for (const r of mem) {
     const m = memIdx.memories[r.index];
+    const held = m.terms.split(' ').filter((t) => queryStems.has(t));
     for (const i of m.messages ?? []) {
       const k = key(m.sourceEventId, i);
       if (!memoryOfMessage.has(k)) memoryOfMessage.set(k, r);
+      const said = saidOfMessage.get(k);
+      if (said) for (const t of held) said.add(t);
+      else saidOfMessage.set(k, new Set(held));
     }
   }
+  // a passage that matched the query on a stem none of its message's memory candidates holds: they lost it
+  const saysMore = (p: IndexedMemory, k: string) => {
+    const said = saidOfMessage.get(k);
+    return p.terms.split(' ').some((t) => queryStems.has(t) && !said?.has(t));
+  };
   const out: LayeredRanked[] = [];
   const pickedMemories = new Set<number>();
   const coveredMessages = new Set<string>();
@@ -167,6 +182,8 @@ export function rankLayers(
   const shownMessages = new Set<string>();
   // memories whose every message a better item already cites, waiting at their lowered score (best first)
   const repeats: Ranked[] = [];
+  // where in `out` the first memory taken from a message alone is: a passage that says more takes its place
+  const memoryAt = new Map<string, number>();
   // whether every message a memory was taken from is in `messages`
   const allIn = (m: IndexedMemory, messages: Set<string>) => {
     const own = m.messages ?? [];
@@ -187,6 +204,10 @@ export function rankLayers(
     }
     pickedMemories.add(r.index);
     for (const i of m.messages ?? []) coveredMessages.add(key(m.sourceEventId, i));
+    if (m.messages?.length === 1) {
+      const k = key(m.sourceEventId, m.messages[0]);
+      if (!memoryAt.has(k)) memoryAt.set(k, out.length);
+    }
     out.push({ layer: 'memory', index: r.index, relevance });
     return true;
   };
@@ -210,9 +231,22 @@ export function rankLayers(
     // a passage's own message is its last (a reply lists the prompt it quotes first)
     const messages = p.messages ?? [];
     const k = key(p.sourceEventId, messages.at(-1) ?? -1);
-    if (coveredMessages.has(k)) continue;
+    // returned word for word already: by a passage of it, or by a reply that quotes it whole
+    if (shownMessages.has(k)) continue;
+    if (coveredMessages.has(k)) {
+      const at = memoryAt.get(k);
+      if (at === undefined || out[at].layer !== 'memory' || !saysMore(p, k)) continue;
+      out[at] = { layer: 'passage', index: r.index, relevance: out[at].relevance, standsFor: out[at].index };
+      passageAt.set(k, at);
+      for (const i of messages) {
+        coveredMessages.add(key(p.sourceEventId, i));
+        shownMessages.add(key(p.sourceEventId, i));
+      }
+      continue;
+    }
     const standIn = memoryOfMessage.get(k);
-    if (standIn && pickMemory(standIn, Math.max(standIn.relevance, r.relevance))) continue;
+    const more = standIn !== undefined && saysMore(p, k);
+    if (standIn && !more && pickMemory(standIn, Math.max(standIn.relevance, r.relevance))) continue;
     for (const i of messages) coveredMessages.add(key(p.sourceEventId, i));
     // a reply quoting a prompt whose own passage was returned takes that passage's place (it says all it says)
     const promptAt = messages.length > 1 ? passageAt.get(key(p.sourceEventId, messages[0])) : undefined;
@@ -224,7 +258,7 @@ export function rankLayers(
     }
     passageAt.set(k, out.length);
     for (const i of messages) shownMessages.add(key(p.sourceEventId, i));
-    out.push({ layer: 'passage', index: r.index, relevance: r.relevance });
+    out.push({ layer: 'passage', index: r.index, relevance: r.relevance, ...(more ? { standsFor: standIn.index } : {}) });
   }
   return orderUpdates(currentFirst(out, layers, query, filters, limit), layers, query);
 }
