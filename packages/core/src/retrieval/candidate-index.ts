@@ -163,6 +163,15 @@ export function stemCount(terms: string): number {
   return n;
 }
 
+/** Whether space-separated `terms` hold `stem` as a whole stem (a native scan, no split). */
+export function holdsStem(terms: string, stem: string): boolean {
+  for (let at = terms.indexOf(stem); at !== -1; at = terms.indexOf(stem, at + 1)) {
+    const end = at + stem.length;
+    if ((at === 0 || terms.charCodeAt(at - 1) === SPACE) && (end === terms.length || terms.charCodeAt(end) === SPACE)) return true;
+  }
+  return false;
+}
+
 /**
  * A stored vector (analysis.ts: base64 of embeddings/quantize.ts's int8 form) decoded straight into `out` at
  * `offset` as a unit vector, through one scratch buffer instead of two allocations per item; false when it

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type LayeredRanked, PASSAGE_CATEGORY, RANKING, buildIndex, rankLayers } from './score';
+import { holdsStem } from './candidate-index';
 
 // rankLayers: the two layers merged into one list (docs/evidence-layer.md); score.test.ts covers scoring itself
 const NOW = Date.parse('2026-06-01T00:00:00Z');
@@ -190,5 +191,15 @@ describe('rankLayers: evidence from other messages before a second memory of the
   it('keeps the limit: the lowered memory gives its place to the other conversation', () => {
     expect(ranked([7], 3).map((x) => x.id)).toEqual(['a', 'd', 'b']);
     expect(ranked([0], 3).map((x) => x.id)).toEqual(['a', 'd', 'c']);
+  });
+});
+
+describe('holdsStem', () => {
+  it('finds a whole stem only', () => {
+    expect(holdsStem('user keep old sneaker', 'keep')).toBe(true);
+    expect(holdsStem('user keep old sneaker', 'sneaker')).toBe(true);
+    expect(holdsStem('user keeper old sneakers', 'keep')).toBe(false);
+    expect(holdsStem('user keeper old sneakers', 'sneaker')).toBe(false);
+    expect(holdsStem('', 'keep')).toBe(false);
   });
 });

@@ -26,7 +26,7 @@
  * ("what do you know about the user?") matches every memory (isGeneralQuery).
  */
 import { analyze, contentWords } from '../text/terms';
-import { type CandidateIndex, type IndexedMemory, type LayeredRanked, type Ranked, messageKey } from './candidate-index';
+import { type CandidateIndex, type IndexedMemory, type LayeredRanked, type Ranked, holdsStem, messageKey } from './candidate-index';
 import { nearDuplicate } from './near-duplicates';
 import { withoutRequestWording } from './scaffolding';
 import { type PreparedQuery, type QuerySignals, type RankFilters, scoreCandidates } from './score-layer';
@@ -152,26 +152,28 @@ export function rankLayers(
   const memIdx = layers.memories;
   const texts = layers.memoryTexts;
   const key = messageKey;
-  // the best-ranked memory candidate of each cited message, to stand in for that message's passage, and the
-  // query's stems that the memory candidates taken from each message hold between them
+  // the best-ranked memory candidate of each cited message, to stand in for that message's passage, and all
+  // the memory candidates taken from each message
   const memoryOfMessage = new Map<string, Ranked>();
-  const queryStems = new Set(analyze(scored));
-  const saidOfMessage = new Map<string, Set<string>>();
+  const candidatesOfMessage = new Map<string, IndexedMemory[]>();
   for (const r of mem) {
     const m = memIdx.memories[r.index];
-    const held = m.terms.split(' ').filter((t) => queryStems.has(t));
     for (const i of m.messages ?? []) {
       const k = key(m.sourceEventId, i);
-      if (!memoryOfMessage.has(k)) memoryOfMessage.set(k, r);
-      const said = saidOfMessage.get(k);
-      if (said) for (const t of held) said.add(t);
-      else saidOfMessage.set(k, new Set(held));
+      const all = candidatesOfMessage.get(k);
+      if (all) all.push(m);
+      else {
+        memoryOfMessage.set(k, r);
+        candidatesOfMessage.set(k, [m]);
+      }
     }
   }
   // a passage that matched the query on a stem none of its message's memory candidates holds: they lost it
+  let queryStems: string[] | null = null;
   const saysMore = (p: IndexedMemory, k: string) => {
-    const said = saidOfMessage.get(k);
-    return p.terms.split(' ').some((t) => queryStems.has(t) && !said?.has(t));
+    queryStems ??= [...new Set(analyze(scored))];
+    const said = candidatesOfMessage.get(k) ?? [];
+    return queryStems.some((t) => holdsStem(p.terms, t) && !said.some((m) => holdsStem(m.terms, t)));
   };
   const out: LayeredRanked[] = [];
   const pickedMemories = new Set<number>();
