@@ -140,6 +140,10 @@ describe('"the <thing>" and "them" resolved to a thing the user said they got', 
     );
     expect(contents('I bought a rowing machine. The rowing machine arrived in two boxes.')).toContain("The user's rowing machine arrived in two boxes.");
     expect(contents('We adopted a kitten. The kitten is called Pip.')).toContain("The user's kitten is called Pip.");
+    // the thing's words as the user wrote them, and a comma after them
+    expect(contents('I finally bought a new MacBook Air. The new MacBook Air, sadly, has only 8 GB of memory.')).toContain(
+      "The user's new MacBook Air, sadly, has only 8 GB of memory.",
+    );
   });
 
   it('leaves "the" alone when the words differ, the adjective differs or nothing was got', () => {

@@ -268,21 +268,21 @@ function resolveIt(text: string, antecedents: Antecedent[], message: number, ord
  * one ("my new bookshelf is from IKEA"). Only the same words: "the new season is out" stays as it is.
  */
 function resolveDefinite(text: string, antecedents: Antecedent[], message: number, ordinal: (i: number) => number): string | null {
-  const m = /^the ((?:new|old|current) )?([\p{L}\d][\p{L}\d-]*(?: [\p{L}\d][\p{L}\d-]*){0,3})/iu.exec(text);
+  const m = /^the (?:(new|old|current) )?\S/i.exec(text);
   if (!m) return null;
+  const adjective = m[1]?.toLowerCase();
   const lower = text.toLowerCase();
   for (let i = antecedents.length - 1; i >= 0; i--) {
     const a = antecedents[i];
     if (ordinal(message) - ordinal(a.message) > WINDOW) break;
     if (!a.thing && !a.pet) continue;
-    // "my new bookshelf" matches "the new bookshelf" and "the bookshelf"; its words, then a word boundary
+    // "my new bookshelf" matches "the new bookshelf" and "the bookshelf"; its words, then the end of the phrase
     const name = a.phrase.replace(/^my /, '');
     const bare = name.replace(/^(?:new|old|current) /, '');
-    for (const words of m[1] ? [name] : [name, bare]) {
-      const said = `the ${words}`;
-      if (lower.startsWith(said) && /^(?:\s+(?!of\b)\S|$)/.test(text.slice(said.length)) && (!m[1] || words.startsWith(m[1]))) {
-        return `my ${words}${text.slice(said.length)}`;
-      }
+    for (const words of adjective ? [name] : [name, bare]) {
+      const said = `the ${words}`.toLowerCase();
+      if (adjective && !said.startsWith(`the ${adjective} `)) continue;
+      if (lower.startsWith(said) && /^(?:,|\s+(?!of\b)\S|$)/.test(text.slice(said.length))) return `my ${words}${text.slice(said.length)}`;
     }
   }
   return null;

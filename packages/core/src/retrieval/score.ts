@@ -121,12 +121,13 @@ export const PASSAGE_CATEGORY = 'conversation';
  * of the memory candidates taken from its message holds ("where do I keep my old sneakers?": the memory "needs to
  * take care of the old sneakers", the passage "… I've been keeping them under my bed"): then the passage takes
  * the place of a memory taken from its message alone, and a memory from it ranked later is left out. One passage
- * per message. A reply that quotes its prompt whole (its `messages` are [prompt, reply]) covers the prompt's message too: the prompt's passage is
- * not returned after it, and one returned before it gives the reply its place. A memory all of whose messages
- * were already returned word for word is left out (one item per message, whichever ranks first); one all of whose
- * messages a better-ranked item already cites waits `RANKING.repeatPenalty` lower, so nearly as relevant
- * evidence from other messages goes first. Then what is current goes above its history (`currentFirst`) and,
- * for questions about the current state, a total or a change, later statements above earlier (`orderUpdates`).
+ * per message. A reply that quotes its prompt whole (its `messages` are [prompt, reply]) covers the prompt's
+ * message too: the prompt's passage is not returned after it, and one returned before it gives the reply its
+ * place. A memory all of whose messages were already returned word for word is left out (one item per message,
+ * whichever ranks first); one all of whose messages a better-ranked item already cites waits
+ * `RANKING.repeatPenalty` lower, so nearly as relevant evidence from other messages goes first. Then what is
+ * current goes above its history (`currentFirst`) and, for questions about the current state, a total or a
+ * change, later statements above earlier (`orderUpdates`).
  */
 export function rankLayers(
   layers: { memories: CandidateIndex; memoryTexts?: readonly string[]; passages: CandidateIndex | null },
