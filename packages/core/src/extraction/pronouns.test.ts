@@ -160,6 +160,12 @@ describe('"the <thing>" and "them" resolved to a thing the user said they got', 
     expect(mentions('I bought my new headphones', 0)).toEqual([{ phrase: 'my new headphones', gender: 'n', plural: true, pet: false, thing: true, message: 0 }]);
   });
 
+  it('a thing said before "we" is not who "we" is', () => {
+    expect(contents('I bought my new hiking boots last week. We went hiking in the Alps on Sunday.')).toContain(
+      'The user and their household went hiking in the Alps on Sunday.',
+    );
+  });
+
   it('never a person, and never "it"', () => {
     expect(contents('I got my new sneakers and my parents came over; I showed them the sneakers.').join(' ')).not.toMatch(/showed the user's/);
     expect(contents('I love my new sneakers. My sister borrowed them and I used them.').join(' ')).not.toMatch(/used the user's new sneakers/);

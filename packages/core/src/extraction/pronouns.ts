@@ -322,7 +322,7 @@ const WORK = /\b(?:team|company|startup|office|project|sprint|client|clients|cus
 export const GENERIC_WE = /^we (?:all |humans |as a society |as people )?(?:can|could|should|need to|must|might|may|have to|tend to|often|all)\b/i;
 
 export function weSubject(text: string, antecedents: Antecedent[], message: number): string {
-  const same = antecedents.filter((a) => a.message === message);
+  const same = antecedents.filter((a) => a.message === message && !a.thing);
   const companion = same[same.length - 1];
   if (companion) return `The user and the user's ${companion.phrase.replace(/^my /, '')}`;
   return WORK.test(text) ? 'The user and their team' : 'The user and their household';
