@@ -4,7 +4,7 @@
  * database, the run's context (commit, machine) and result files.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ADMIN_TOKEN, ROOT, startServer, tempDataDir } from '../tests/integration/server';
@@ -108,6 +108,8 @@ export interface ServerFlags {
   url: string | null;
   apiKey: string | null;
   keep: boolean;
+  /** A PGlite data dir an earlier `--keep` run left: the server starts on it and its tenant is used again. */
+  reuse: string | null;
 }
 
 export const serverFlagDefaults = (): ServerFlags => ({
@@ -117,13 +119,16 @@ export const serverFlagDefaults = (): ServerFlags => ({
   url: null,
   apiKey: null,
   keep: false,
+  reuse: null,
 });
 
 export const SERVER_FLAGS_USAGE = `  --engine pglite|postgres  database of the server the script starts (default pglite, the embedded default)
   --pg-url <url>         PostgreSQL admin URL for --engine postgres (a fresh database is created and dropped)
   --url <base> --api-key <key>  use a running server instead of starting one
   --out <dir>            where to write the JSON and Markdown results (default bench/results)
-  --keep                 keep the temporary data directory / database`;
+  --keep                 keep the temporary data directory / database (PGlite: with the tenant, for --reuse)
+  --reuse <dir>          bench:longmemeval: start on the PGlite data dir a --keep run left and use its tenant and
+                         users again: no ingestion, only the retrieves (to try a ranking change without re-extracting)`;
 
 /** A flag's handler; `value()` consumes the flag's argument. */
 export type FlagHandler = (value: () => string) => void;
@@ -140,6 +145,7 @@ export function serverFlagHandlers(f: ServerFlags): Record<string, FlagHandler> 
     '--url': (value) => (f.url = value().replace(/\/$/, '')),
     '--api-key': (value) => (f.apiKey = value()),
     '--keep': () => (f.keep = true),
+    '--reuse': (value) => (f.reuse = cliPath(value())),
   };
 }
 
@@ -176,11 +182,25 @@ export function positiveInt(flag: string, v: string): number {
  * database named after `label`, or uses `flags.url`; creates a tenant and runs `run` with its API. The server's
  * log is printed when `run` fails; the data is removed afterwards unless `--keep`.
  */
-export async function withBenchServer<T>(flags: ServerFlags, label: string, run: (api: Api) => Promise<T>): Promise<T> {
+/** Where a kept PGlite run lives, for a later `--reuse`: `dataDir` is null for a server the script did not start. */
+export interface BenchStore {
+  dataDir: string | null;
+  /** The server runs on a data dir an earlier `--keep` run left: its users are there, ingestion is skipped. */
+  reused: boolean;
+}
+
+const TENANT_FILE = 'bench-tenant.json';
+
+export async function withBenchServer<T>(
+  flags: ServerFlags,
+  label: string,
+  run: (api: Api, store: BenchStore) => Promise<T>,
+): Promise<T> {
   if (flags.url) {
     if (!flags.apiKey) throw new Error('--url needs --api-key');
-    return run(new Api(flags.url, `ApiKey ${flags.apiKey}`));
+    return run(new Api(flags.url, `ApiKey ${flags.apiKey}`), { dataDir: null, reused: false });
   }
+  if (flags.reuse && flags.engine !== 'pglite') throw new Error('--reuse needs --engine pglite');
   if (!existsSync(path.join(ROOT, 'apps/web/.next/BUILD_ID'))) {
     log('building the app: npx turbo run build --filter=@memory/web');
     execFileSync('npx', ['turbo', 'run', 'build', '--filter=@memory/web', '--output-logs=errors-only'], { cwd: ROOT, stdio: 'inherit' });
@@ -188,10 +208,12 @@ export async function withBenchServer<T>(flags: ServerFlags, label: string, run:
   const env: Record<string, string> = { MEMORY_LOG_LEVEL: 'warn', MEMORY_JOB_POLL_MS: '50' };
   let dropData: () => Promise<void>;
   let server: Awaited<ReturnType<typeof startServer>>;
+  let dataDir: string | null = null;
   if (flags.engine === 'pglite') {
-    const dir = tempDataDir();
+    const dir = flags.reuse ?? tempDataDir();
+    dataDir = dir;
     server = await startServer('pglite', { ...env, MEMORY_DATA_DIR: dir });
-    dropData = async () => (flags.keep ? log(`kept data dir ${dir}`) : rmSync(dir, { recursive: true, force: true }));
+    dropData = async () => (flags.keep || flags.reuse ? log(`kept data dir ${dir}`) : rmSync(dir, { recursive: true, force: true }));
   } else {
     const { default: postgres } = await import('postgres');
     const admin = postgres(flags.pgUrl, { max: 1, onnotice: () => {} });
@@ -207,9 +229,16 @@ export async function withBenchServer<T>(flags: ServerFlags, label: string, run:
     };
   }
   try {
-    const admin = new Api(server.baseUrl, `Bearer ${ADMIN_TOKEN}`);
-    const tenant = await admin.call<{ data: { api_key: string } }>('POST', '/v1/admin/tenants', { name: `${label}-${Date.now()}` });
-    return await run(new Api(server.baseUrl, `ApiKey ${tenant.data.api_key}`));
+    let apiKey: string;
+    if (flags.reuse) {
+      apiKey = (JSON.parse(readFileSync(path.join(flags.reuse, TENANT_FILE), 'utf8')) as { api_key: string }).api_key;
+    } else {
+      const admin = new Api(server.baseUrl, `Bearer ${ADMIN_TOKEN}`);
+      const tenant = await admin.call<{ data: { api_key: string } }>('POST', '/v1/admin/tenants', { name: `${label}-${Date.now()}` });
+      apiKey = tenant.data.api_key;
+      if (flags.keep && dataDir) writeFileSync(path.join(dataDir, TENANT_FILE), JSON.stringify({ api_key: apiKey }), { mode: 0o600 });
+    }
+    return await run(new Api(server.baseUrl, `ApiKey ${apiKey}`), { dataDir: flags.keep || flags.reuse ? dataDir : null, reused: !!flags.reuse });
   } catch (err) {
     process.stderr.write(`--- server log ---\n${server.output().slice(-4000)}\n`);
     throw err;

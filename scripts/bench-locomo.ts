@@ -121,6 +121,7 @@ function parseFlags(argv: string[]): Flags {
 
 async function main(): Promise<number> {
   const flags = parseFlags(process.argv.slice(2));
+  if (flags.reuse) throw new Error('--reuse is for bench:longmemeval (LoCoMo ingests in minutes)');
   if (!existsSync(flags.data)) {
     console.log(`LoCoMo data not found at ${flags.data}: skipping (pass --data <path to locomo10.json>).`);
     return 0;

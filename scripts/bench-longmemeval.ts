@@ -14,7 +14,8 @@
  *     BM25 over rounds (a user turn with the assistant turns after it).
  * Writes bench/results/longmemeval-<stamp>.json and .md and prints the Markdown tables.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { sha256Hex } from '../packages/core/src/crypto';
 import * as bench from './bench-http';
 import * as stats from './bench-lib';
@@ -84,7 +85,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const { questions, abstentionLeftOut } = loadQuestions(flags.data, flags.limit, flags.types);
-  return bench.withBenchServer(flags, 'longmemeval', (api) => run(flags, questions, abstentionLeftOut, api));
+  return bench.withBenchServer(flags, 'longmemeval', (api, store) => run(flags, questions, abstentionLeftOut, api, store));
 }
 
 interface RetrievedItem {
@@ -118,7 +119,7 @@ interface Ingested {
   errors: string[];
 }
 
-async function ingest(api: bench.Api, plans: { user: string; plan: AddPlan }[], concurrency: number): Promise<Ingested> {
+async function ingest(api: bench.Api, plans: Plan[], concurrency: number): Promise<Ingested> {
   const out: Ingested = { statuses: {}, statusOf: new Map(), jobIds: [], errors: [] };
   await forEachLimit(plans, concurrency, async ({ user, plan }) => {
     for (const add of plan.adds) {
@@ -184,7 +185,7 @@ interface TracedItem {
   text: string;
 }
 
-async function ask(api: bench.Api, { q, user, plan }: { q: LmeQuestion; user: string; plan: AddPlan }, trace: boolean): Promise<Asked> {
+async function ask(api: bench.Api, { q, user, plan }: Plan, trace: boolean): Promise<Asked> {
   // Nothing has retrieved this user since ingestion, so the first retrieve loads its memories into the hot tier.
   const body = { external_user_id: user, query: q.question, limit: 50 };
   const [res, coldMs] = await timed(() => retrieve(api, body));
@@ -261,18 +262,35 @@ async function ask(api: bench.Api, { q, user, plan }: { q: LmeQuestion; user: st
   };
 }
 
-async function run(flags: Flags, questions: LmeQuestion[], abstentionLeftOut: number, api: bench.Api): Promise<number> {
+/** What ingestion left, saved beside a kept data dir so that a `--reuse` run finds its users and reports it again. */
+interface IngestSummary {
+  runTag: string;
+  questionIds: string[];
+  statuses: Record<string, number>;
+  evidenceNotQueued: Record<string, number>;
+  errors: string[];
+  jobs: bench.JobTotals;
+  memoriesStored: number;
+  ingestMs: number;
+  acceptedMs: number;
+}
+
+const STATE_FILE = 'bench-longmemeval.json';
+
+function loadIngested(store: bench.BenchStore, questions: LmeQuestion[]): IngestSummary {
+  const saved = JSON.parse(readFileSync(path.join(store.dataDir ?? '', STATE_FILE), 'utf8')) as IngestSummary;
+  const ingested = new Set(saved.questionIds);
+  const missing = questions.filter((q) => !ingested.has(q.question_id));
+  if (missing.length) throw new Error(`--reuse: ${missing.length} questions were not ingested in that run (e.g. ${missing[0].question_id})`);
+  bench.log(`reusing the ingestion of run ${saved.runTag}: ${saved.memoriesStored} memories, no adds`);
+  return saved;
+}
+
+async function ingestAll(flags: Flags, api: bench.Api, plans: Plan[], runTag: string): Promise<IngestSummary> {
   await bench.registerWriter(api, 'longmemeval', 'LongMemEval benchmark');
-  const runTag = Date.now().toString(36);
-  const plans = questions.map((q) => {
-    const user = `lme-${sha256Hex(`${q.question_id}\n${runTag}`).slice(0, 16)}`;
-    return { q, user, plan: planAdds(q, user) };
-  });
   const adds = plans.reduce((n, p) => n + p.plan.adds.length, 0);
   const messages = plans.reduce((n, p) => n + p.plan.messages, 0);
-
-  // 1. Ingest.
-  bench.log(`ingesting ${questions.length} questions' haystacks: ${adds} adds, ${messages} messages, ${flags.concurrency} users at a time`);
+  bench.log(`ingesting ${plans.length} questions' haystacks: ${adds} adds, ${messages} messages, ${flags.concurrency} users at a time`);
   const ingestStart = performance.now();
   const ingested = await ingest(api, plans, flags.concurrency);
   const acceptedMs = performance.now() - ingestStart;
@@ -290,6 +308,25 @@ async function run(flags: Flags, questions: LmeQuestion[], abstentionLeftOut: nu
       if (evidence.has(add.session) && status !== 'queued') evidenceNotQueued[status] = (evidenceNotQueued[status] ?? 0) + 1;
     }
   }
+  const questionIds = plans.map((p) => p.q.question_id);
+  return { runTag, questionIds, statuses: ingested.statuses, evidenceNotQueued, errors: ingested.errors, jobs, memoriesStored, ingestMs, acceptedMs };
+}
+
+type Plan = { q: LmeQuestion; user: string; plan: AddPlan };
+
+async function run(flags: Flags, questions: LmeQuestion[], abstentionLeftOut: number, api: bench.Api, store: bench.BenchStore): Promise<number> {
+  // 1. Ingest, or find what a kept run ingested.
+  const saved = store.reused ? loadIngested(store, questions) : null;
+  const runTag = saved?.runTag ?? Date.now().toString(36);
+  const plans: Plan[] = questions.map((q) => {
+    const user = `lme-${sha256Hex(`${q.question_id}\n${runTag}`).slice(0, 16)}`;
+    return { q, user, plan: planAdds(q, user) };
+  });
+  const adds = plans.reduce((n, p) => n + p.plan.adds.length, 0);
+  const messages = plans.reduce((n, p) => n + p.plan.messages, 0);
+  const ingested = saved ?? (await ingestAll(flags, api, plans, runTag));
+  if (!saved && store.dataDir) writeFileSync(path.join(store.dataDir, STATE_FILE), JSON.stringify(ingested));
+  const { jobs, ingestMs, acceptedMs, memoriesStored, evidenceNotQueued } = ingested;
 
   // 2. Retrieve and score, one question at a time (nothing else runs: the latencies are the service's own).
   const asked: Asked[] = [];
@@ -310,6 +347,7 @@ async function run(flags: Flags, questions: LmeQuestion[], abstentionLeftOut: nu
     date: new Date().toISOString(),
     ...bench.runContext(),
     engine: flags.url ? 'external' : flags.engine,
+    ...(saved ? { reused_ingestion_of: saved.runTag } : {}),
     concurrency: flags.concurrency,
     questions: questions.length,
     abstention_left_out: abstentionLeftOut,
