@@ -296,7 +296,10 @@ function countByOneMore(p: string): Parsed | null {
   const head = thing ? keyOf(thing).split(' ').pop() : undefined;
   // "a second opinion", "a third chance", "a second look": not things the user keeps
   if (!head || NOT_KEPT.test(head)) return null;
-  if (nth) return { slot: `count:${head}`, value: String(ORDINALS[nth[1].toLowerCase()]), display: String(ORDINALS[nth[1].toLowerCase()]) };
+  if (nth) {
+    const count = String(ORDINALS[nth[1].toLowerCase()]);
+    return { slot: `count:${head}`, value: count, display: count };
+  }
   return { slot: `count:${head}`, value: normaliseValue(total![2]), display: total![2] };
 }
 

@@ -33,7 +33,7 @@ describe('rankLayers: memories and passages together', () => {
   it('returns a passage no memory covers, with what the assistant said', () => {
     const r = rankLayers({ memories, passages }, 'how do I dilute tea tree oil', {}, 10, NOW);
     expect(r[0]).toMatchObject({ layer: 'passage', index: 1 });
-    // one passage per message
+    // one passage per message: the other part holds none of the query's words the first does not
     expect(r.filter((x) => x.layer === 'passage' && (x.index === 1 || x.index === 2))).toHaveLength(1);
   });
 
@@ -191,6 +191,46 @@ describe('rankLayers: evidence from other messages before a second memory of the
   it('keeps the limit: the lowered memory gives its place to the other conversation', () => {
     expect(ranked([7], 3).map((x) => x.id)).toEqual(['a', 'd', 'b']);
     expect(ranked([0], 3).map((x) => x.id)).toEqual(['a', 'd', 'c']);
+  });
+});
+
+describe("rankLayers: a long message's other parts", () => {
+  const memories = buildIndex([], [], null);
+  const part = (id: string, event: string, message: number) => ({ id, category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: event, messages: [message] });
+  // one assistant reply cut into three passages, and a message of another conversation
+  const texts = [
+    'There are lovely walks around the reservoir: the shoreline loop is flat and takes an hour on foot.',
+    'For a harder day the Ridgeback trail climbs above the reservoir for six kilometres.',
+    'Whichever you pick, pack water, sunscreen and a light jacket.',
+    'I walked around the reservoir with my sister on Sunday.',
+  ];
+  const passages = buildIndex([part('first', 'e1', 1), part('second', 'e1', 1), part('third', 'e1', 1), part('other', 'e2', 0)], texts, null);
+  const ids = (r: LayeredRanked[]) => r.map((x) => passages.memories[x.index].id);
+
+  it('returns a further part that holds a word of the query the returned part does not, lowered', () => {
+    const r = rankLayers({ memories, passages }, 'which trail around the reservoir did you suggest for walks?', {}, 10, NOW);
+    expect(ids(r)).toContain('second');
+    expect(ids(r).indexOf('second')).toBeGreaterThan(ids(r).indexOf('first'));
+    // the third part says nothing the query asks that the first does not
+    expect(ids(r)).not.toContain('third');
+    for (let i = 1; i < r.length; i++) expect(r[i].relevance).toBeLessThanOrEqual(r[i - 1].relevance);
+  });
+
+  it('ranks it by its own score less the repeat penalty', () => {
+    const query = 'which trail around the reservoir did you suggest for walks?';
+    const r = rankLayers({ memories, passages }, query, {}, 10, NOW);
+    // the same texts, with the second part said in a message of its own: its own score, nothing lowered
+    const apart = buildIndex(
+      [part('first', 'e1', 1), part('second', 'e3', 0), part('third', 'e1', 1), part('other', 'e2', 0)],
+      texts,
+      null,
+    );
+    const own = rankLayers({ memories, passages: apart }, query, {}, 10, NOW).find((x) => apart.memories[x.index].id === 'second')!.relevance;
+    expect(r.find((x) => passages.memories[x.index].id === 'second')!.relevance).toBeCloseTo(own - RANKING.repeatPenalty, 9);
+  });
+
+  it('keeps the limit: the lowered part is the one left out', () => {
+    expect(ids(rankLayers({ memories, passages }, 'which trail around the reservoir did you suggest for walks?', {}, 2, NOW))).toEqual(['other', 'first']);
   });
 });
 

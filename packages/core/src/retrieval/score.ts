@@ -181,8 +181,22 @@ export function rankLayers(
   const coveredMessages = new Set<string>();
   // where in `out` the passage of each message is
   const passageAt = new Map<string, number>();
-  // the messages returned word for word (by a passage, or quoted whole by a reply)
+  // the messages returned word for word (by a passage, or quoted whole by a reply), and those only quoted
   const shownMessages = new Set<string>();
+  const quotedMessages = new Set<string>();
+  // the passages of each message returned (a long message has several parts)
+  const partsShown = new Map<string, IndexedMemory[]>();
+  const show = (p: IndexedMemory) => {
+    const messages = p.messages ?? [];
+    messages.forEach((i, n) => {
+      shownMessages.add(key(p.sourceEventId, i));
+      if (n < messages.length - 1) quotedMessages.add(key(p.sourceEventId, i));
+    });
+    const own = key(p.sourceEventId, messages.at(-1) ?? -1);
+    partsShown.set(own, [...(partsShown.get(own) ?? []), p]);
+  };
+  // further parts of a returned message that hold a query stem its returned parts do not, at their lowered score
+  const laterParts: Ranked[] = [];
   // memories whose every message a better item already cites, waiting at their lowered score (best first)
   const repeats: Ranked[] = [];
   // where in `out` the first memory taken from a message alone is: a passage that says more takes its place
@@ -216,11 +230,16 @@ export function rankLayers(
   };
   let a = 0;
   let b = 0;
-  while (out.length < limit && (a < mem.length || b < pas.length || repeats.length > 0)) {
+  while (out.length < limit && (a < mem.length || b < pas.length || repeats.length > 0 || laterParts.length > 0)) {
     const next = Math.max(a < mem.length ? mem[a].relevance : -Infinity, b < pas.length ? pas[b].relevance : -Infinity);
-    if (repeats.length > 0 && repeats[0].relevance > next) {
+    const part = laterParts[0]?.relevance ?? -Infinity;
+    if (repeats.length > 0 && repeats[0].relevance > next && repeats[0].relevance >= part) {
       const r = repeats.shift()!;
       pickMemory(r, r.relevance, true);
+      continue;
+    }
+    if (part > next) {
+      out.push({ layer: 'passage', ...laterParts.shift()! });
       continue;
     }
     const takeMemory = b >= pas.length || (a < mem.length && mem[a].relevance >= pas[b].relevance);
@@ -234,17 +253,29 @@ export function rankLayers(
     // a passage's own message is its last (a reply lists the prompt it quotes first)
     const messages = p.messages ?? [];
     const k = key(p.sourceEventId, messages.at(-1) ?? -1);
-    // returned word for word already: by a passage of it, or by a reply that quotes it whole
-    if (shownMessages.has(k)) continue;
+    // returned word for word already, by a reply that quotes it whole
+    if (quotedMessages.has(k)) continue;
+    // another part of a long message returned: this part follows, lowered, when it holds a query stem the returned
+    // parts do not ("… what year did the construction begin?" is answered in the third of a case summary's parts)
+    if (shownMessages.has(k)) {
+      const parts = partsShown.get(k) ?? [];
+      queryStems ??= [...new Set(analyze(scored))];
+      if (queryStems.some((t) => holdsStem(p.terms, t) && !parts.some((s) => holdsStem(s.terms, t)))) {
+        const lowered = { index: r.index, relevance: r.relevance - RANKING.repeatPenalty };
+        let at = laterParts.length;
+        while (at > 0 && laterParts[at - 1].relevance < lowered.relevance) at--;
+        laterParts.splice(at, 0, lowered);
+        parts.push(p);
+      }
+      continue;
+    }
     if (coveredMessages.has(k)) {
       const at = memoryAt.get(k);
       if (at === undefined || out[at].layer !== 'memory' || !saysMore(p, k)) continue;
       out[at] = { layer: 'passage', index: r.index, relevance: out[at].relevance, standsFor: out[at].index };
       passageAt.set(k, at);
-      for (const i of messages) {
-        coveredMessages.add(key(p.sourceEventId, i));
-        shownMessages.add(key(p.sourceEventId, i));
-      }
+      for (const i of messages) coveredMessages.add(key(p.sourceEventId, i));
+      show(p);
       continue;
     }
     const standIn = memoryOfMessage.get(k);
@@ -256,11 +287,11 @@ export function rankLayers(
     if (promptAt !== undefined) {
       out[promptAt] = { layer: 'passage', index: r.index, relevance: Math.max(out[promptAt].relevance, r.relevance) };
       passageAt.set(k, promptAt);
-      for (const i of messages) shownMessages.add(key(p.sourceEventId, i));
+      show(p);
       continue;
     }
     passageAt.set(k, out.length);
-    for (const i of messages) shownMessages.add(key(p.sourceEventId, i));
+    show(p);
     out.push({ layer: 'passage', index: r.index, relevance: r.relevance, ...(more ? { standsFor: standIn.index } : {}) });
   }
   return orderUpdates(currentFirst(out, layers, query, filters, limit), layers, query);
