@@ -283,12 +283,17 @@ describe('orderUpdates: for a question about the current state, the later of two
     expect(order(orderUpdates(ranked(0.8, 0.77, 0.75), moths, 'How many moths have I logged on my balcony?'))).toEqual([2, 0, 1]);
     const laps = layers(['The user swam 20 laps of the lake last summer.', 'x', 'The user has swum 64 laps of the lake since starting open-water training.']);
     expect(order(orderUpdates(ranked(0.8, 0.77, 0.75), laps, 'How many laps of the lake have I swum?'))).toEqual([2, 0, 1]);
+    // "brings … to" with a count right after it is a total
+    const sonnet = layers(['The user has drafted five poems for the chapbook so far.', 'x', 'Last night’s sonnet brings the chapbook poems to 14.']);
+    expect(order(orderUpdates(ranked(0.8, 0.77, 0.75), sonnet, 'How many poems have I written for the chapbook?'))).toEqual([2, 0, 1]);
     // not a total: one more occurrence, no count, or only a date or a year
     for (const later of [
       'The user wrote two poems for the chapbook on the train.',
       'The user enjoys writing poems for the chapbook in the evening.',
       'On 12 March 2024 the user said: "the chapbook poems are coming along so far".',
       'The user started the chapbook poems in 2019 and has kept at it so far.',
+      // "bring" with no count after it, and a count elsewhere
+      'The user will bring the chapbook poems to the reading, and 3 friends are coming along.',
     ]) {
       const l = layers(['The user has drafted five poems for the chapbook so far.', 'x', later]);
       expect(order(orderUpdates(ranked(0.8, 0.77, 0.75), l, 'How many poems have I written for the chapbook?'))).toEqual([0, 1, 2]);

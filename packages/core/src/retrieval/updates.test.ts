@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../text/terms';
-import { type CurrentClaim, PASSAGE_CATEGORY, buildIndex, currentFirst, rankLayers } from './score';
+import { type CurrentClaim, type LayeredRanked, PASSAGE_CATEGORY, buildIndex, currentFirst, orderUpdates, rankLayers } from './score';
 
 // currentFirst (updates.ts): a passage of history never ranks above the memory that now holds its claim
 const DAY = 86_400_000;
@@ -114,5 +114,34 @@ describe('currentFirst: of several claims a message made, the ones the question 
 
   it('brings all of them when the question shares no word with any', () => {
     expect(ids(currentFirst(history, layers, 'what has changed for me?', {}, 10))).toEqual(['ghent', 'school', 'p-old']);
+  });
+});
+
+describe('orderUpdates: a reply is read with the prompt it quotes', () => {
+  // February: a running total; May: the user's new total, in the prompt of a reply that was ranked by its own words
+  const memories = buildIndex(
+    [{ id: 'feb', category: 'fact', importance: 0.5, agentId: null, createdAt: NOW, observedAt: NOW - 100 * DAY, sourceEventId: 'e1', messages: [0] }],
+    ['The user has spotted 27 kinds of dragonfly at the pond so far.'],
+    null,
+  );
+  const passages = buildIndex(
+    [passage('prompt', 'e2', 0, NOW - 10 * DAY), { ...passage('reply', 'e2', 1, NOW - 10 * DAY), messages: [0, 1] }],
+    ['A banded demoiselle at the pond today brings my dragonfly total to 31!', 'Lovely find: dragonfly watchers at a pond often see demoiselles in late spring.'],
+    null,
+  );
+  const out = (): LayeredRanked[] => [
+    { layer: 'memory', index: 0, relevance: 0.8 },
+    { layer: 'passage', index: 1, relevance: 0.75 },
+  ];
+
+  it('lets the reply overtake an older total when the prompt it shows restates a newer one', () => {
+    const r = orderUpdates(out(), { memories, passages }, 'How many kinds of dragonfly have I spotted at the pond?');
+    expect(r.map((x) => x.layer)).toEqual(['passage', 'memory']);
+  });
+
+  it('reads a reply alone when its prompt is not quoted whole', () => {
+    const alone = buildIndex([passages.memories[0], { ...passages.memories[1], messages: [1] }].map((m) => ({ ...m })), ['A banded demoiselle at the pond today brings my dragonfly total to 31!', 'Lovely find: dragonfly watchers at a pond often see demoiselles in late spring.'], null);
+    const r = orderUpdates(out(), { memories, passages: alone }, 'How many kinds of dragonfly have I spotted at the pond?');
+    expect(r.map((x) => x.layer)).toEqual(['memory', 'passage']);
   });
 });

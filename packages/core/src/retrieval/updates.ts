@@ -1,6 +1,6 @@
 /** Knowledge updates at read time (score.ts, rankLayers): for a question about the current state, a running total or a change, later-said items first. */
 import { analyze } from '../text/terms';
-import { type CandidateIndex, type CurrentClaim, type LayeredRanked, messageKey } from './candidate-index';
+import { type CandidateIndex, type CurrentClaim, type IndexedMemory, type LayeredRanked, messageKey } from './candidate-index';
 import { nearDuplicate, termSet } from './near-duplicates';
 import { type RankFilters, filterOf } from './score-layer';
 import { RANKING } from './weights';
@@ -43,8 +43,11 @@ const MONTH_STEM = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/;
 const NUMBER_WORD = new Set(
   analyze('two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred dozen'),
 );
-/** Stems that make a count a running total: "so far", "in total", "altogether", "overall", "my tally", "brings … to", "the count". */
-const TALLY_STEM = new Set(analyze('far total altogether overall tally bring brought count'));
+/** Stems that make a count a running total: "so far", "in total", "altogether", "overall", "my tally", "the count". */
+const TALLY_STEM = new Set(analyze('far total altogether overall tally count'));
+/** "brings … to", a total only when a count is among the next three stems ("brings the chapbook poems to 14"), not "bring food". */
+const BRING_STEM = new Set(analyze('bring brings brought'));
+const BRING_REACH = 3;
 
 /**
  * The item restates a running total: a count (a number word from two up, or a numeral that is not part of a
@@ -54,13 +57,18 @@ const TALLY_STEM = new Set(analyze('far total altogether overall tally bring bro
  */
 function restatesTally(terms: Iterable<string>): boolean {
   const list = [...terms];
+  const isCount = (i: number) => {
+    const t = list[i] ?? '';
+    if (NUMBER_WORD.has(t)) return true;
+    return /^\d{1,6}$/.test(t) && !/^(?:1[89]|20)\d\d$/.test(t) && !MONTH_STEM.test(list[i + 1] ?? '') && !MONTH_STEM.test(list[i - 1] ?? '');
+  };
   let count = false;
   let tally = false;
   for (let i = 0; i < list.length; i++) {
     const t = list[i];
     if (TALLY_STEM.has(t) || (t === 'sinc' && /^(?:start|began|begin)/.test(list[i + 1] ?? ''))) tally = true;
-    if (NUMBER_WORD.has(t)) count = true;
-    else if (/^\d{1,6}$/.test(t) && !/^(?:1[89]|20)\d\d$/.test(t) && !MONTH_STEM.test(list[i + 1] ?? '') && !MONTH_STEM.test(list[i - 1] ?? '')) count = true;
+    else if (BRING_STEM.has(t)) for (let n = 1; n <= BRING_REACH && !tally; n++) tally = isCount(i + n);
+    if (isCount(i)) count = true;
   }
   return count && tally;
 }
@@ -119,7 +127,7 @@ export function orderUpdates<T extends LayeredRanked>(
   const info = (r: T) => {
     const idx = r.layer === 'memory' ? layers.memories : layers.passages!;
     const m = idx.memories[r.index];
-    const terms = termSet(m);
+    const terms = r.layer === 'passage' ? shownTerms(idx, m) : termSet(m);
     const matched = new Set<string>();
     for (const t of terms) if (queryTerms.has(t)) matched.add(t);
     // whether the item says what the rule asks of a later item (a running total, a change), read once per item
@@ -171,6 +179,35 @@ export function orderUpdates<T extends LayeredRanked>(
     // b, now at j, is looked at next: its own update overtakes it
   }
   return items.map((x) => x.r);
+}
+
+/** Each passage index's passages by their own message (built on first use; an index never changes once built). */
+const partsByMessage = new WeakMap<CandidateIndex, Map<string, IndexedMemory[]>>();
+
+/**
+ * The stems of what a passage shows: a reply that quotes its prompt whole shows the prompt too, so "… which
+ * brings my total species count to 32" in the prompt makes the exchange a running total though the reply that
+ * was ranked ("Suet attracts woodpeckers …") says no number.
+ */
+function shownTerms(idx: CandidateIndex, p: IndexedMemory): Set<string> {
+  const own = termSet(p);
+  const messages = p.messages ?? [];
+  if (messages.length < 2) return own;
+  let parts = partsByMessage.get(idx);
+  if (!parts) {
+    parts = new Map();
+    for (const q of idx.memories) {
+      const k = messageKey(q.sourceEventId, q.messages?.at(-1) ?? -1);
+      const list = parts.get(k);
+      if (list) list.push(q);
+      else parts.set(k, [q]);
+    }
+    partsByMessage.set(idx, parts);
+  }
+  const shown = new Set<string>();
+  for (const i of messages.slice(0, -1)) for (const q of parts.get(messageKey(p.sourceEventId, i)) ?? []) for (const t of termSet(q)) shown.add(t);
+  for (const t of own) shown.add(t);
+  return shown;
 }
 
 /** Each memory index's ids, to their places (built on first use; an index never changes once built). */
