@@ -4,14 +4,16 @@
  */
 import { execFileSync } from 'node:child_process';
 import { ROOT } from '../tests/integration/server';
-import { fmt, markdownTable } from './bench-lib';
-import { jobSummary } from './bench-seed';
+import { fmt, markdownTable, percentile } from './bench-lib';
+import { type ColdRetrieves, jobSummary } from './bench-seed';
 import { type Drain, type Measured, headline, label } from './bench-api-load';
 
 export interface RunResult {
   engine: 'pglite' | 'postgres';
   memories: number;
   seedMs: number;
+  /** The seeded user's retrieves while its set was in no hot tier (bench-seed.ts `coldRetrieves`). */
+  cold?: ColdRetrieves;
   scenarios: Array<Measured & { pctOfBare: number }>;
   background: Awaited<ReturnType<typeof jobSummary>> | null;
   /** How the add load's backlog drained before the last bare run. */
@@ -76,6 +78,16 @@ export function targetsOf(runs: RunResult[]): { text: string; held: boolean | nu
     if (ret && (r.memories === 1000 || r.memories === 10000)) check('retrieve', r, ret.pctOfBare, r.memories === 1000 ? 50 : 35);
     const add = r.scenarios.find((s) => s.scenario === 'add');
     if (add) check('add', r, add.pctOfBare, r.engine === 'postgres' ? 50 : 25);
+    if (r.cold) {
+      // issue 12 names 10,000 memories on PostgreSQL (p50 ≤ 150 ms); the other runs' are reported alongside
+      const p50 = percentile([...r.cold.reloadMs].sort((a, b) => a - b), 50);
+      const target = r.engine === 'postgres' && r.memories === 10000;
+      if (target) held = (held ?? true) && p50 <= 150;
+      lines.push(
+        `- cold retrieve p50 over ${r.cold.reloadMs.length} reloads (${label(r.engine)}, ${r.memories.toLocaleString('en-US')} memories): ` +
+          `${fmt(p50, 1)} ms (the first after start ${fmt(r.cold.firstMs, 1)} ms)${target ? ` — ≤ 150 ms ${mark(p50 <= 150)}` : ''}`,
+      );
+    }
   }
   if (lines.length === 0) lines.push('- no loaded scenario was measured in this run');
   return { text: lines.join('\n'), held };

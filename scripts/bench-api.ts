@@ -21,7 +21,7 @@ import type { DatabaseConfig } from '@memory/db';
 import postgres from 'postgres';
 import { ROOT, type RunningServer, startServer } from '../tests/integration/server';
 import { type Flags, HelpRequested, USAGE, fmt, parseFlags } from './bench-lib';
-import { ADD_USERS, jobSummary, seed } from './bench-seed';
+import { ADD_USERS, coldRetrieves, jobSummary, seed } from './bench-seed';
 import { RETRIEVE_QUERIES } from './bench-synthetic';
 import { type RunResult, emptyRun, gitCommit, tableOf, targetsOf } from './bench-api-report';
 import {
@@ -92,6 +92,8 @@ async function benchOne(engine: 'pglite' | 'postgres', size: number, flags: Flag
       servers.delete(srv);
     });
 
+    run.cold = await coldRetrieves(server.baseUrl, seeded.apiKey);
+    log(`[${engine} ${size}] cold retrieves: first ${fmt(run.cold.firstMs, 1)} ms, after a write ${run.cold.reloadMs.map((ms) => fmt(ms, 1)).join(', ')} ms`);
     const runTag = `${engine}-${size}-${Date.now()}`;
     // The machine's speed drifts within a run, so bare is measured before, between and after the loaded
     // scenarios, and each loaded scenario is compared with the mean of the bare runs on either side of it.

@@ -116,3 +116,40 @@ export async function jobSummary(config: DatabaseConfig): Promise<{ jobs: Record
     await database.close();
   }
 }
+
+/** The seeded user's retrieves while its set was in no hot tier (issue 12: cold retrieve). */
+export interface ColdRetrieves {
+  /** The first after the server started: the ranking code not yet optimised by the JIT either. */
+  firstMs: number;
+  /** After each of `RELOADS` direct writes (each bumps the user's memory version, so the set is loaded again). */
+  reloadMs: number[];
+}
+
+const RELOADS = 7;
+
+/**
+ * Times the seeded user's cold retrieves: the first after the server started, then one after each direct
+ * write. A retrieve for a user with no memories goes first, so the route's code is loaded and the database
+ * connections are open: what is timed is reading the user's set and indexing it.
+ */
+export async function coldRetrieves(baseUrl: string, apiKey: string): Promise<ColdRetrieves> {
+  const headers = { authorization: `ApiKey ${apiKey}`, 'content-type': 'application/json' };
+  const call = async (path: string, body: unknown) => {
+    const res = await fetch(`${baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`cold retrieve: ${path} answered HTTP ${res.status}`);
+  };
+  const retrieve = async (user: string) => {
+    const t0 = performance.now();
+    await call('/v1/memories/retrieve', { external_user_id: user, query: 'Where do I live these days?', limit: 10 });
+    return performance.now() - t0;
+  };
+  await retrieve('bench-cold-warm-up');
+  const firstMs = await retrieve(BENCH_USER);
+  const reloadMs: number[] = [];
+  for (let i = 0; i < RELOADS; i++) {
+    await call('/v1/memories', { external_user_id: BENCH_USER, content: `The user wrote benchmark note number ${i + 1}.`, category: 'fact' });
+    reloadMs.push(await retrieve(BENCH_USER));
+  }
+  return { firstMs, reloadMs };
+}
