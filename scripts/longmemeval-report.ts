@@ -10,6 +10,8 @@ type Result = {
   commit: string | null;
   machine: { cpus: number; cpu: string; node: string };
   engine: string;
+  /** Set when the run used a kept data dir (`--reuse`): the ingestion figures are that run's. */
+  reused_ingestion_of?: string;
   questions: number;
   abstention_left_out: number;
   sessions: number;
@@ -85,7 +87,7 @@ export function markdownOf(r: Result): string {
       ),
     ],
     [
-      'Ingestion and retrieval',
+      r.reused_ingestion_of ? `Ingestion and retrieval (ingestion figures from run ${r.reused_ingestion_of}, reused with --reuse)` : 'Ingestion and retrieval',
       stats.markdownTable(
         [
           'sessions / adds',
