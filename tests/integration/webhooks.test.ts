@@ -108,10 +108,14 @@ describe.each(servers())('webhooks on $name', (server) => {
     const resolved = await api.post(`/v1/tenant/reviews/${review.review_id}/resolve`, { chosen_memory_id: review.claim_b_id });
     expect(resolved.status).toBe(200);
 
+    // deliveries run in parallel and arrive in any order: wait for every event asserted below
     const events = await receiver.waitFor(() => {
       const all = receiver.at(path).map((r) => verified(endpoint.secret, r).payload);
-      return all.some((e) => e.type === 'review.resolved') && all.some((e) => e.type === 'memory.archived') ? all : null;
-    }, 'review.resolved and memory.archived');
+      const count = (type: string) => all.filter((e) => e.type === type).length;
+      const updated = all.some((e) => e.type === 'memory.updated' && e.data.change === 'review_resolved');
+      const done = count('review.resolved') > 0 && count('memory.archived') > 0 && updated && count('job.completed') >= 2 && count('memory.created') >= 2;
+      return done ? all : null;
+    }, 'review.resolved, memory.archived, memory.updated (review_resolved), two job.completed and two memory.created');
 
     const jobs = events.filter((e) => e.type === 'job.completed');
     expect(jobs.map((e) => e.data.status)).toEqual(['completed', 'completed']);
