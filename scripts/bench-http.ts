@@ -201,6 +201,9 @@ export async function withBenchServer<T>(
     return run(new Api(flags.url, `ApiKey ${flags.apiKey}`), { dataDir: null, reused: false });
   }
   if (flags.reuse && flags.engine !== 'pglite') throw new Error('--reuse needs --engine pglite');
+  if (flags.reuse && !existsSync(path.join(flags.reuse, TENANT_FILE))) {
+    throw new Error(`--reuse: ${flags.reuse} holds no ${TENANT_FILE} (the data dir a run with --keep left)`);
+  }
   if (!existsSync(path.join(ROOT, 'apps/web/.next/BUILD_ID'))) {
     log('building the app: npx turbo run build --filter=@memory/web');
     execFileSync('npx', ['turbo', 'run', 'build', '--filter=@memory/web', '--output-logs=errors-only'], { cwd: ROOT, stdio: 'inherit' });

@@ -278,7 +278,9 @@ interface IngestSummary {
 const STATE_FILE = 'bench-longmemeval.json';
 
 function loadIngested(store: bench.BenchStore, questions: LmeQuestion[]): IngestSummary {
-  const saved = JSON.parse(readFileSync(path.join(store.dataDir ?? '', STATE_FILE), 'utf8')) as IngestSummary;
+  const file = path.join(store.dataDir ?? '', STATE_FILE);
+  if (!existsSync(file)) throw new Error(`--reuse: ${file} not found (keep a bench:longmemeval run with --keep first)`);
+  const saved = JSON.parse(readFileSync(file, 'utf8')) as IngestSummary;
   const ingested = new Set(saved.questionIds);
   const missing = questions.filter((q) => !ingested.has(q.question_id));
   if (missing.length) throw new Error(`--reuse: ${missing.length} questions were not ingested in that run (e.g. ${missing[0].question_id})`);
