@@ -177,11 +177,6 @@ export function positiveInt(flag: string, v: string): number {
   return n;
 }
 
-/**
- * Starts the built app (building it when there is no build) on a fresh PGlite directory or a fresh PostgreSQL
- * database named after `label`, or uses `flags.url`; creates a tenant and runs `run` with its API. The server's
- * log is printed when `run` fails; the data is removed afterwards unless `--keep`.
- */
 /** Where a kept PGlite run lives, for a later `--reuse`: `dataDir` is null for a server the script did not start. */
 export interface BenchStore {
   dataDir: string | null;
@@ -191,6 +186,12 @@ export interface BenchStore {
 
 const TENANT_FILE = 'bench-tenant.json';
 
+/**
+ * Starts the built app (building it when there is no build) on a fresh PGlite directory or a fresh PostgreSQL
+ * database named after `label`, or uses `flags.url`; creates a tenant and runs `run` with its API. The server's
+ * log is printed when `run` fails; the data is removed afterwards unless `--keep`. With `--reuse`, the
+ * server starts on that PGlite dir and its kept tenant is used.
+ */
 export async function withBenchServer<T>(
   flags: ServerFlags,
   label: string,
@@ -211,12 +212,10 @@ export async function withBenchServer<T>(
   const env: Record<string, string> = { MEMORY_LOG_LEVEL: 'warn', MEMORY_JOB_POLL_MS: '50' };
   let dropData: () => Promise<void>;
   let server: Awaited<ReturnType<typeof startServer>>;
-  let dataDir: string | null = null;
-  if (flags.engine === 'pglite') {
-    const dir = flags.reuse ?? tempDataDir();
-    dataDir = dir;
-    server = await startServer('pglite', { ...env, MEMORY_DATA_DIR: dir });
-    dropData = async () => (flags.keep || flags.reuse ? log(`kept data dir ${dir}`) : rmSync(dir, { recursive: true, force: true }));
+  const dataDir = flags.engine === 'pglite' ? (flags.reuse ?? tempDataDir()) : null;
+  if (dataDir) {
+    server = await startServer('pglite', { ...env, MEMORY_DATA_DIR: dataDir });
+    dropData = async () => (flags.keep || flags.reuse ? log(`kept data dir ${dataDir}`) : rmSync(dataDir, { recursive: true, force: true }));
   } else {
     const { default: postgres } = await import('postgres');
     const admin = postgres(flags.pgUrl, { max: 1, onnotice: () => {} });

@@ -16,6 +16,7 @@ import {
 import { canonicalJson, sha256Hex } from '../packages/core/src/crypto';
 import { memoryFingerprint } from '../packages/core/src/memories/fingerprint';
 import { createTenant } from '../packages/core/src/tenants/tenants';
+import { Api } from './bench-http';
 import { syntheticMemories } from './bench-synthetic';
 
 
@@ -133,22 +134,17 @@ const RELOADS = 7;
  * connections are open: what is timed is reading the user's set and indexing it.
  */
 export async function coldRetrieves(baseUrl: string, apiKey: string): Promise<ColdRetrieves> {
-  const headers = { authorization: `ApiKey ${apiKey}`, 'content-type': 'application/json' };
-  const call = async (path: string, body: unknown) => {
-    const res = await fetch(`${baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-    await res.arrayBuffer();
-    if (!res.ok) throw new Error(`cold retrieve: ${path} answered HTTP ${res.status}`);
-  };
+  const api = new Api(baseUrl, `ApiKey ${apiKey}`);
   const retrieve = async (user: string) => {
     const t0 = performance.now();
-    await call('/v1/memories/retrieve', { external_user_id: user, query: 'Where do I live these days?', limit: 10 });
+    await api.call('POST', '/v1/memories/retrieve', { external_user_id: user, query: 'Where do I live these days?', limit: 10 });
     return performance.now() - t0;
   };
   await retrieve('bench-cold-warm-up');
   const firstMs = await retrieve(BENCH_USER);
   const reloadMs: number[] = [];
   for (let i = 0; i < RELOADS; i++) {
-    await call('/v1/memories', { external_user_id: BENCH_USER, content: `The user wrote benchmark note number ${i + 1}.`, category: 'fact' });
+    await api.call('POST', '/v1/memories', { external_user_id: BENCH_USER, content: `The user wrote benchmark note number ${i + 1}.`, category: 'fact' });
     reloadMs.push(await retrieve(BENCH_USER));
   }
   return { firstMs, reloadMs };

@@ -129,6 +129,13 @@ export const PASSAGE_CATEGORY = 'conversation';
  * current goes above its history (`currentFirst`) and, for questions about the current state, a total or a
  * change, later statements above earlier (`orderUpdates`).
  */
+/** Puts an item lowered by the repeat penalty in its place in a queue ordered best first (ties keep arrival order). */
+function waitLowered(queue: Ranked[], item: Ranked): void {
+  let at = queue.length;
+  while (at > 0 && queue[at - 1].relevance < item.relevance) at--;
+  queue.splice(at, 0, item);
+}
+
 export function rankLayers(
   layers: { memories: CandidateIndex; memoryTexts?: readonly string[]; passages: CandidateIndex | null },
   query: string,
@@ -193,7 +200,9 @@ export function rankLayers(
       if (n < messages.length - 1) quotedMessages.add(key(p.sourceEventId, i));
     });
     const own = key(p.sourceEventId, messages.at(-1) ?? -1);
-    partsShown.set(own, [...(partsShown.get(own) ?? []), p]);
+    const parts = partsShown.get(own);
+    if (parts) parts.push(p);
+    else partsShown.set(own, [p]);
   };
   // further parts of a returned message that hold a query stem its returned parts do not, at their lowered score
   const laterParts: Ranked[] = [];
@@ -213,10 +222,7 @@ export function rankLayers(
     if (allIn(m, shownMessages)) return false;
     for (const o of pickedMemories) if (nearDuplicate(memIdx.memories[o], m, texts?.[o], texts?.[r.index])) return false;
     if (!repeat && allIn(m, coveredMessages)) {
-      const lowered = { index: r.index, relevance: relevance - RANKING.repeatPenalty };
-      let at = repeats.length;
-      while (at > 0 && repeats[at - 1].relevance < lowered.relevance) at--;
-      repeats.splice(at, 0, lowered);
+      waitLowered(repeats, { index: r.index, relevance: relevance - RANKING.repeatPenalty });
       return true;
     }
     pickedMemories.add(r.index);
@@ -261,10 +267,7 @@ export function rankLayers(
       const parts = partsShown.get(k) ?? [];
       queryStems ??= [...new Set(analyze(scored))];
       if (queryStems.some((t) => holdsStem(p.terms, t) && !parts.some((s) => holdsStem(s.terms, t)))) {
-        const lowered = { index: r.index, relevance: r.relevance - RANKING.repeatPenalty };
-        let at = laterParts.length;
-        while (at > 0 && laterParts[at - 1].relevance < lowered.relevance) at--;
-        laterParts.splice(at, 0, lowered);
+        waitLowered(laterParts, { index: r.index, relevance: r.relevance - RANKING.repeatPenalty });
         parts.push(p);
       }
       continue;
