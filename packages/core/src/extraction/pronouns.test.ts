@@ -160,6 +160,35 @@ describe('"the <thing>" and "them" resolved to a thing the user said they got', 
     expect(mentions('I bought my new headphones', 0)).toEqual([{ phrase: 'my new headphones', gender: 'n', plural: true, pet: false, thing: true, message: 0 }]);
   });
 
+  it('"them" after a plural thing bought with "some" or no article, and after handling it', () => {
+    expect(contents("I ordered some house plants. I've been watering them daily.")).toContain(
+      "The user has been watering the user's house plants daily.",
+    );
+    expect(contents('I purchased new headphones, but I returned them.')).toContain("The user returned the user's new headphones.");
+    // a singular thing needs its article: "some bread" and "trust" are no things to stand for
+    expect(mentions('I bought some bread', 0)).toEqual([]);
+    expect(mentions('I built trust with the team', 0)).toEqual([]);
+    // people said after the thing may be who "them" is
+    expect(contents('I bought new tires and my brothers helped; I thanked them.').join(' ')).not.toMatch(/thanked the user's/);
+  });
+
+  it('"it" after a verb of keeping or handling', () => {
+    expect(contents('I bought a new kayak. I keep it at the marina.')).toContain("The user keeps the user's new kayak at the marina.");
+    expect(contents("I bought an old bike at a flea market, and I've been fixing it every weekend.")).toContain(
+      "The user has been fixing the user's old bike every weekend.",
+    );
+    // "play it" is mostly a game the user plays on the thing they got, not the thing
+    expect(contents("I got a new PC. I'm excited to play it.").join(' ')).not.toMatch(/play the user's/);
+    // "it" in a turn of phrase stays
+    expect(contents("I got my new laptop on Monday. I'll keep it simple.").join(' ')).not.toMatch(/laptop simple/);
+    expect(contents('I bought a new bike. I keep it in mind.').join(' ')).not.toMatch(/bike in mind/);
+    expect(contents('I bought a new tent. I play it safe.').join(' ')).not.toMatch(/tent safe/);
+    expect(contents("I bought a new planner. I'll keep it digital, around $20.").join(' ')).not.toMatch(/planner digital/);
+    expect(contents("I switched to a new fertilizer, and I've been using it on all my plants.")).toContain(
+      "The user has been using the user's new fertilizer on all the user's plants.",
+    );
+  });
+
   it('a thing said before "we" is not who "we" is', () => {
     expect(contents('I bought my new hiking boots last week. We went hiking in the Alps on Sunday.')).toContain(
       'The user and their household went hiking in the Alps on Sunday.',

@@ -20,6 +20,8 @@
  * | "We adopted a cat last month." … "She's called Miso."           | "The user's cat is called Miso."                 |
  * | "I also got a new bookshelf." … "The new bookshelf is from IKEA." | "The user's new bookshelf is from IKEA."        |
  * | "I need to clean my old boots, I've been keeping them in the garage." | "The user has been keeping the user's old boots in the garage." |
+ * | "I bought a new kayak. I keep it at the marina." | "The user keeps the user's new kayak at the marina." |
+ * | "I ordered some house plants. I've been watering them daily." | "The user has been watering the user's house plants daily." |
  *
  * An antecedent is a "my <relation or pet> [Name]" or "a friend (named) Name" mention in the user's own
  * messages, at most two user messages back; "she" takes the latest female or unspecified one ("my friend",
@@ -28,11 +30,12 @@
  * speaks of work, else the user's household.
  *
  * "It" takes a thing the user just said they got: "my new/old/current <thing>", "I bought / ordered / adopted
- * / built a <thing>", or "I got / received / switched to a new <thing>" (a pet also after "got a", and it is
+ * / built a <thing>" (a plural thing also with "some" or no article: "I bought new running shoes"), or "I got / received / switched to a new <thing>" (a pet also after "got a", and it is
  * then "she"/"he" too), in the same message or the user's message before; at most four words, cut at a time,
  * a preposition or a conjunction ("a standing desk last week" → "my standing desk"). It is resolved at the
  * start of a clause when a description follows ("It's a Trek Domane", "It has a 10-hour battery"), and as the
- * object of a verb of liking or using or after "with" ("I love it", "I'm really happy with it"). "It" that
+ * object of a verb of liking, using, keeping or handling or after "with" ("I love it", "I'm really happy with it",
+ * "I keep it in the garage", "I'm selling it"). "It" that
  * stands for nothing stays: "it's been", "it's time", "it's hard to …", "it's great that …", "it's a great way to
  * …", "I love it when …", "I made it", "I got it". "Got a call / a chance / an email" is not a thing the user has,
  * nor is "a bunch / a pair of".
@@ -93,11 +96,12 @@ const THING_WORDS = String.raw`((?:(?!(?:${THING_STOP})(?![\p{L}\d'-]))[\p{L}\d]
 const STRONG_GET = String.raw`bought|purchased|ordered|adopted|rescued|built|assembled|installed|treated myself to|got myself`;
 const WEAK_GET = String.raw`got|received|picked up|switched to|upgraded to|started using|brought home`;
 /**
- * "my new bike", "I bought a standing desk", "I got a new laptop", "we adopted a cat". Groups: "my <adj> <thing>"
- * 1–2; a strong verb's "new" and thing 3–4; a weak verb's "new" and thing 5–6, or its pet 7.
+ * "my new bike", "I bought a standing desk", "I bought new running shoes", "I got a new laptop", "we adopted a
+ * cat". Groups: "my <adj> <thing>" 1–2; a strong verb's article, "new" and thing 3–5; a weak verb's "new" and thing
+ * 6–7, or its pet 8.
  */
 const THING_MENTION = new RegExp(
-  String.raw`\b(?:my (new|old|current) ${THING_WORDS}|(?:i|we)(?:'ve| have)? (?:just |recently |finally |also |actually )?(?:${STRONG_GET}) (?:a|an|my) (?:(new) )?${THING_WORDS}|(?:i|we)(?:'ve| have)? (?:just |recently |finally |also |actually )?(?:${WEAK_GET}) (?:a|an|my) (?:(new) ${THING_WORDS}|(${PET})\b))`,
+  String.raw`\b(?:my (new|old|current) ${THING_WORDS}|(?:i|we)(?:'ve| have)? (?:just |recently |finally |also |actually )?(?:${STRONG_GET}) (?:(a|an|my|some) )?(?:(new) )?${THING_WORDS}|(?:i|we)(?:'ve| have)? (?:just |recently |finally |also |actually )?(?:${WEAK_GET}) (?:a|an|my) (?:(new) ${THING_WORDS}|(${PET})\b))`,
   'giu',
 );
 /** What one gets that is not a thing one has: "got a call", "got a chance", "got an email". */
@@ -107,11 +111,13 @@ const NOT_A_THING = /^(?:bunch|pair|set|kind|sort|type|variety|number|ton|handfu
 function thingMentions(text: string, message: number): { at: number; a: Antecedent }[] {
   const out: { at: number; a: Antecedent }[] = [];
   for (const m of text.matchAll(THING_MENTION)) {
-    const pet = m[7] ? m[7].toLowerCase() : null;
-    const adj = (m[1] ?? m[3] ?? m[5] ?? '').toLowerCase();
-    const words = (pet ?? m[2] ?? m[4] ?? m[6] ?? '').trim().split(/\s+/).filter(Boolean);
+    const pet = m[8] ? m[8].toLowerCase() : null;
+    const adj = (m[1] ?? m[4] ?? m[6] ?? '').toLowerCase();
+    const words = (pet ?? m[2] ?? m[5] ?? m[7] ?? '').trim().split(/\s+/).filter(Boolean);
     const head = words.at(-1);
     if (!head || NOT_A_THING.test(words[0]) || NOT_A_THING.test(head)) continue;
+    // without "a/an/my" (or with "some"), only a plural thing: "I bought new running shoes", not "I built trust"
+    if (m[5] !== undefined && (m[3] === undefined || m[3].toLowerCase() === 'some') && !/[^s]s$/i.test(head)) continue;
     // "my new boss" is a person (mentions reads it as one)
     const headWord = head.toLowerCase();
     if (!pet && [PLURAL, FEMALE, MALE, NEUTRAL].some((list) => isIn(list, headWord))) continue;
@@ -126,7 +132,7 @@ function thingMentions(text: string, message: number): { at: number; a: Antecede
 
 /** The people (and pets) a sentence of the user mentions, in order, and the things they say they got. */
 export function mentions(text: string, message: number): Antecedent[] {
-  if (!/\b(?:my|a|an)\b/i.test(text)) return [];
+  if (!/\b(?:my|a|an|some|new)\b/i.test(text)) return [];
   const found: { at: number; a: Antecedent }[] = [...thingMentions(text, message)];
   for (const m of text.matchAll(MY_MENTION)) {
     const name = m[2] && !/^(?:I|And|But|So|The|He|She|They|We|It)$/.test(m[2].split(' ')[0]) ? m[2].split(' ').filter((w) => !/^(?:And|But|So|The)$/.test(w)).join(' ') : undefined;
@@ -218,9 +224,13 @@ const IT_START = /^it(?:'s|’s| is| was| has| had)\s+/i;
  */
 const IT_EMPTY =
   /^it(?:'s|’s| is| was)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}(?:way|idea|place|time|thing|chance|opportunity|relief|shame|pity|pleasure|step|start)\s+(?:to|that|for)\b|^it(?:'s|’s| is| was| has| had)\s+(?:been|time|raining|snowing|getting|going|like|about|just me|not (?:that|like)|(?:(?:so|really|very|pretty|quite|too|a bit|kind of|sort of|always|never|also|still)\s+)*[\w-]+\s+(?:to|that|how|when|if|because|for me to|for us to)\b)|^it(?:'s|’s| is| was)\s+(?:(?:so|really|very|pretty|quite|too)\s+)*(?:okay|ok|fine|alright|all right|true|funny|weird|crazy|amazing|nice|good|great|cool|hard|easy|tough|possible|important|interesting|fun|awesome|wonderful|fantastic|sad|strange)[.!]*$/i;
-/** "I love it", "I'm really happy with it", "I use it every day" (not "I love it when …", "I made it", "I got it"). */
+/**
+ * "I love it", "I'm really happy with it", "I use it every day", "I've been keeping it in the garage" (not "I love it
+ * when …", "I made it", "I got it", "play it safe"); "keep/store it" only before a place, a state or an -ing
+ * ("keep it in the garage", "keep it safe", "keep it looking new"; not "keep it simple / digital / in mind / around $50").
+ */
 const IT_OBJECT =
-  /\b(?:with|love|loved|like|liked|enjoy|enjoyed|use|used|using|wear|wore|wearing|ride|rode|riding|drive|drove|driving|recommend|recommended|adore|named|call|called|take care of|taking care of|walk|walked|feed|fed)\s+it\b(?!\s+(?:when|if|that|to|so|how)\b)(?!['’])/i;
+  /\b(?:(?:with|love|loved|like|liked|enjoy|enjoyed|use|used|using|wear|wore|wearing|ride|rode|riding|drive|drove|driving|recommend|recommended|adore|named|call|called|take care of|taking care of|walk|walked|feed|fed|clean|cleaning|cleaned|wash|washing|washed|charge|charging|charged|fix|fixing|fixed|repair|repairing|repaired|sell|selling|sold|return|returning|returned)\s+it\b(?!\s+(?:when|if|that|to|so|how|up|down|simple|short|real|together|going|in mind|quiet|secret|safe|cool|by ear)\b)|(?:keep|keeping|kept|store|storing|stored)\s+it\b(?=\s+(?:in|at|on|under|inside|outside|near|behind|beside|next to|somewhere|safe|clean|dry|[a-z]+ing)\b)(?!\s+(?:in mind|going)\b))(?!['’])/i;
 
 /**
  * The thing "it" stands for: a mention in `before` (the clause up to the "it"), else the latest within IT_WINDOW
@@ -290,7 +300,7 @@ function resolveDefinite(text: string, antecedents: Antecedent[], message: numbe
 
 /** Verbs whose object "them" is a plural thing the user has: "I've been keeping them under my bed". */
 const THEM_OBJECT =
-  /\b(?:keep|keeping|kept|store|storing|stored|wear|wearing|wore|use|using|used|love|loved|like|liked|clean|cleaning|cleaned|wash|washing|washed|charge|charging|water|watering|feed|feeding|fed)\s+them\b(?!['’])/i;
+  /\b(?:keep|keeping|kept|store|storing|stored|wear|wearing|wore|use|using|used|love|loved|like|liked|clean|cleaning|cleaned|wash|washing|washed|charge|charging|charged|water|watering|watered|feed|feeding|fed|fix|fixing|fixed|repair|repairing|repaired|sell|selling|sold|return|returning|returned)\s+them\b(?!['’])/i;
 
 /**
  * "I need to take care of my old sneakers, I've been keeping them under my bed": "them" after a verb of keeping or
