@@ -127,7 +127,10 @@ describe.each(servers())('API contract on $name', (server) => {
     expect(job.extraction_metadata.secrets_redacted).toBe(1);
     const bundle = await api.get('/v1/users/me/export?external_user_id=s');
     const text = JSON.stringify(bundle.body);
-    expect(text).not.toContain('4111');
+    // the card number in any spacing; not its first four digits alone, which a random UUID in the bundle can hold
+    // ("…-4aa041112af8" failed this test once)
+    expect(text).not.toMatch(/4111[\s-]*1111[\s-]*1111[\s-]*1111/);
+    expect(text).toContain('[REDACTED:card_number]');
     expect(bundle.body.data.memories.map((m: any) => m.content)).toEqual(['The user lives in Porto.']);
   });
 
