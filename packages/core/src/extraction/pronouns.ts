@@ -117,13 +117,14 @@ function thingMentions(text: string, message: number): { at: number; a: Antecede
     const head = words.at(-1);
     if (!head || NOT_A_THING.test(words[0]) || NOT_A_THING.test(head)) continue;
     // without "a/an/my" (or with "some"), only a plural thing: "I bought new running shoes", not "I built trust"
-    if (m[5] !== undefined && (m[3] === undefined || m[3].toLowerCase() === 'some') && !/[^s]s$/i.test(head)) continue;
+    const pluralForm = /[^s]s$/i.test(head);
+    if (m[5] !== undefined && (m[3] === undefined || m[3].toLowerCase() === 'some') && !pluralForm) continue;
     // "my new boss" is a person (mentions reads it as one)
     const headWord = head.toLowerCase();
     if (!pet && [PLURAL, FEMALE, MALE, NEUTRAL].some((list) => isIn(list, headWord))) continue;
     const isPet = pet !== null || (words.length === 1 && isIn(PET, headWord));
     // a plural thing ("my old sneakers") is only ever "them"
-    const plural = /[^s]s$/i.test(head) && !isPet;
+    const plural = pluralForm && !isPet;
     const name = `${adj ? `${adj} ` : ''}${words.join(' ')}`;
     out.push({ at: m.index ?? 0, a: { phrase: `my ${name}`, gender: 'n', plural, pet: isPet, thing: !isPet, message } });
   }
