@@ -20,6 +20,9 @@
  * The query is scored without the wording of a request for advice ("any suggestions?", "can you recommend …";
  * scaffolding.ts); the current-state reordering (updates.ts) reads it whole.
  *
+ * The merged list is then reordered for the current state (updates.ts) and, for a question about several
+ * events, its first places spread over conversations (spread.ts).
+ *
  * Relevance floor: an item is a candidate only when it shares a stem with the query, is linked to an entity
  * the query names, or its semantic similarity reaches RELEVANCE_FLOOR. Importance and recency order what
  * matches; they never make an unrelated item match, so an unrelated query returns nothing. A general query
@@ -30,6 +33,7 @@ import { type CandidateIndex, type IndexedMemory, type LayeredRanked, type Ranke
 import { nearDuplicate } from './near-duplicates';
 import { withoutRequestWording } from './scaffolding';
 import { type PreparedQuery, type QuerySignals, type RankFilters, scoreCandidates } from './score-layer';
+import { spreadHead } from './spread';
 import { currentFirst, orderUpdates } from './updates';
 import { MEMORY_WEIGHTS, PASSAGE_WEIGHTS, RANKING } from './weights';
 
@@ -297,7 +301,14 @@ export function rankLayers(
     show(p);
     out.push({ layer: 'passage', index: r.index, relevance: r.relevance, ...(more ? { standsFor: standIn.index } : {}) });
   }
-  return orderUpdates(currentFirst(out, layers, query, filters, limit), layers, query);
+  const ordered = orderUpdates(currentFirst(out, layers, query, filters, limit), layers, query);
+  const eventOf = (r: LayeredRanked) => (r.layer === 'memory' ? memIdx : layers.passages!).memories[r.index].sourceEventId ?? null;
+  const spread = spreadHead(ordered, query, eventOf);
+  // where the spread changed the first places, the current-state order again among them (a later statement
+  // above the earlier one it placed first); which items those places hold does not change
+  const head = spread.slice(0, RANKING.spreadHead);
+  if (head.every((r, i) => r === ordered[i])) return spread;
+  return [...orderUpdates(head, layers, query), ...spread.slice(head.length)];
 }
 
 

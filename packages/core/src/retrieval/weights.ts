@@ -55,4 +55,10 @@ export const RANKING = {
    * what is already there, so an item with evidence of its own that is nearly as relevant goes first.
    */
   repeatPenalty: 0.05,
+  /**
+   * For a question about several events (spread.ts), the first `spreadHead` places are spread over
+   * conversations: an item loses `spreadPenalty` for each item of its source event already placed.
+   */
+  spreadHead: 5,
+  spreadPenalty: 0.01,
 } as const;
