@@ -213,6 +213,11 @@ describe('the kind of value a question asks for', () => {
     expect(has('When did Priya start pottery?', 'Priya started pottery in March 2024.')).toBe(true);
     expect(has('When did Priya start pottery?', 'Priya started pottery.')).toBe(false);
     expect(has('What year did I graduate?', 'The user graduated in 2019.')).toBe(true);
+    // a holiday is a point in time: "When …?" is answered by "on Thanksgiving" as by "in November"
+    expect(has('When did I bake the pecan pie?', 'I baked a pecan pie for Thanksgiving with my uncle.')).toBe(true);
+    expect(has('When did Sam propose?', "Sam proposed on Valentine's Day at the lake.")).toBe(true);
+    expect(has('When did I get my sled?', 'My parents gave me the sled for Christmas.')).toBe(true);
+    expect(has('When did I get my sled?', 'My parents gave me the sled.')).toBe(false);
     // other questions ask for no kind of value
     expect(answerPattern('Where does the user live?')).toBeNull();
     expect(answerPattern("What's the user's job?")).toBeNull();

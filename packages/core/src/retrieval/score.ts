@@ -16,7 +16,7 @@
  *   user silent for a year keeps recency's weight; entity: the share of the entities named in the query that the memory is
  *   linked to (compositional pass); feedback: 0.05 × tanh(feedback_score), from retrieval feedback;
  *   answer kind (both layers): + 0.03 when the question asks for a number, a weekday or a point in time
- *   (`answerPattern`) and the item holds one.
+ *   (`answerPattern`) and the item holds one (a point in time: a year, a month, a weekday, a holiday).
  * The query is scored without the wording of a request for advice ("any suggestions?", "can you recommend …";
  * scaffolding.ts); the current-state reordering (updates.ts) reads it whole.
  *
@@ -57,7 +57,10 @@ export { currentFirst, orderUpdates } from './updates';
 const stemsOf = (words: string) => [...new Set(analyze(words))].join('|');
 const NUMBER_STEMS = stemsOf('one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred thousand million dozen half');
 const WEEKDAY_STEMS = stemsOf('monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays weekend');
-const MONTH_STEMS = stemsOf('january february march april may june july august september october november december yesterday ago');
+/** Months, holidays (a date each year: "on Valentine's Day", "for Christmas") and the relative "yesterday", "… ago". */
+const MONTH_STEMS = stemsOf(
+  'january february march april may june july august september october november december christmas xmas thanksgiving easter halloween valentine hanukkah passover diwali yesterday ago',
+);
 /** Stems that hold a value of each kind: a number, a day of the week, a point in time. */
 const ANSWER_KINDS = {
   number: new RegExp(`(?:^| )(?:\\d|(?:${NUMBER_STEMS})(?: |$))`),
