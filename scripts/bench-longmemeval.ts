@@ -36,6 +36,7 @@ import {
   evidenceOf,
   loadQuestions,
   planAdds,
+  retrieveBody,
   roundRetriever,
   scoreRanking,
 } from './longmemeval';
@@ -187,7 +188,7 @@ interface TracedItem {
 
 async function ask(api: bench.Api, { q, user, plan }: Plan, trace: boolean): Promise<Asked> {
   // Nothing has retrieved this user since ingestion, so the first retrieve loads its memories into the hot tier.
-  const body = { external_user_id: user, query: q.question, limit: 50 };
+  const body = retrieveBody(q, user, 50);
   const [res, coldMs] = await timed(() => retrieve(api, body));
   const hotMs: number[] = [];
   let hotCached = 0;
@@ -197,7 +198,7 @@ async function ask(api: bench.Api, { q, user, plan }: Plan, trace: boolean): Pro
     if (again.cached) hotCached++;
   }
   // What an agent would put in its prompt: the default retrieve (10 items, 500-token budget).
-  const ctx = await retrieve(api, { external_user_id: user, query: q.question });
+  const ctx = await retrieve(api, retrieveBody(q, user));
 
   const byEvent = new Map<string, PlannedAdd>(plan.adds.map((a) => [a.eventId, a]));
   const coverage = res.data.map((item) => coverageOfItem(item.provenance, byEvent));

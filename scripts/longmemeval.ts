@@ -22,6 +22,8 @@ export interface LmeQuestion {
   question_type: string;
   question: string;
   answer: unknown;
+  /** When the question is asked, in the haystack dates' form; the retrieve's `reference_time`. */
+  question_date?: string;
   haystack_dates: string[];
   haystack_session_ids: string[];
   haystack_sessions: LmeTurn[][];
@@ -61,6 +63,19 @@ export function parseHaystackDate(s: string): Date {
   const m = /^(\d{4})\/(\d{2})\/(\d{2})\s*(?:\([A-Za-z]+\))?\s*(\d{1,2}):(\d{2})$/.exec(s.trim());
   if (!m) throw new Error(`unparseable haystack date: ${s}`);
   return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5])));
+}
+
+/**
+ * The retrieve body for a question (limit: the service's default when not given), asked on the question's date
+ * (`reference_time`), as an agent passes the time of the conversation it answers in.
+ */
+export function retrieveBody(q: LmeQuestion, user: string, limit?: number): Record<string, unknown> {
+  return {
+    external_user_id: user,
+    query: q.question,
+    ...(limit === undefined ? {} : { limit }),
+    ...(q.question_date ? { reference_time: parseHaystackDate(q.question_date).toISOString() } : {}),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------

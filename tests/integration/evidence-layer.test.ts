@@ -2,7 +2,8 @@
  * The evidence layer over real HTTP on both engines (docs/evidence-layer.md): what was said — the
  * assistant's advice included, with the question it answered — is retrievable later with provenance to its
  * messages; an unrelated query
- * gets nothing (no padding); the `categories` filter treats passages as `conversation`.
+ * gets nothing (no padding); the `categories` filter treats passages as `conversation`; a relative date in
+ * the question counts from `reference_time`.
  */
 import { describe, expect, it } from 'vitest';
 import { servers, tenantApi } from './client';
@@ -119,5 +120,37 @@ describe.each(servers())('extraction of dated events on $name', (server) => {
     expect(contents).toContainEqual(['event', 'The user finished reading The Left Hand of Darkness on 14 March 2026.']);
     const r = await api.post('/v1/memories/retrieve', { external_user_id: 'ev4', query: 'when did the user finish The Left Hand of Darkness?' });
     expect(r.body.data[0]).toMatchObject({ category: 'event', content: 'The user finished reading The Left Hand of Darkness on 14 March 2026.' });
+  });
+});
+
+describe.each(servers())('a relative date in the question on $name', (server) => {
+  it('counts "3 weeks ago" from reference_time, and refuses a reference_time that is not a date-time', async () => {
+    const api = await tenantApi(server);
+    await api.post('/v1/tenant/service-writers', { service_key: 'kitchen', display_name: 'Kitchen', authority_rules: { default_priority: 50 } });
+    const said = [
+      ['k1', '2026-03-01T09:00:00Z', 'I bought a new blender for the kitchen, it crushes ice easily.'],
+      ['k2', '2026-03-20T09:00:00Z', 'I bought a new kettle for the kitchen, it boils water quickly.'],
+    ];
+    for (const [eventId, observedAt, content] of said) {
+      const add = await api.post('/v1/memories/add', {
+        external_user_id: 'when1',
+        messages: [{ role: 'user', content }],
+        source: { service: 'kitchen', event_id: eventId, observed_at: observedAt },
+      });
+      expect((await api.waitForJob(add.body.job_id)).status).toBe('completed');
+    }
+    const query = 'What did I buy for the kitchen 3 weeks ago?';
+    const first = async (extra: Record<string, unknown>) => {
+      const r = await api.post('/v1/memories/retrieve', { external_user_id: 'when1', query, ...extra });
+      expect(r.status).toBe(200);
+      return r.body.data[0].content as string;
+    };
+    // asked on 22 March, three weeks back is the blender's day
+    expect(await first({ reference_time: '2026-03-22T10:00:00+00:00' })).toMatch(/blender/);
+    // asked on 10 April, it is the kettle's
+    expect(await first({ reference_time: '2026-04-10T10:00:00Z' })).toMatch(/kettle/);
+    const bad = await api.post('/v1/memories/retrieve', { external_user_id: 'when1', query, reference_time: 'last week' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].path).toBe('reference_time');
   });
 });

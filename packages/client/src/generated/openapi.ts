@@ -2394,6 +2394,7 @@ export interface components {
             /** @default 500 */
             context_max_tokens?: number;
             metadata_filter?: components["schemas"]["MetadataFilter"];
+            reference_time?: string | null;
         };
         /**
          * @description A memory category, or `conversation` for passages of what was said.

@@ -139,7 +139,7 @@ export const emptyRetrieveResponse = (requestId: string, now: Date): RetrieveRes
  */
 export function rankAndRender(
   set: HotUserSet,
-  req: { query: string; limit: number; format: ContextFormat; context_max_tokens: number },
+  req: { query: string; limit: number; format: ContextFormat; context_max_tokens: number; reference_time?: string | null },
   filters: RankFilters,
   queryVector: Float32Array | null,
   now: Date,
@@ -152,7 +152,12 @@ export function rankAndRender(
     filters,
     req.limit,
     now.getTime(),
-    { embedding: queryVector, entities: queryEntities(req.query, set.entityNames), embeddingFloor: embeddingFloor(set) },
+    {
+      embedding: queryVector,
+      entities: queryEntities(req.query, set.entityNames),
+      embeddingFloor: embeddingFloor(set),
+      askedAt: req.reference_time ? Date.parse(req.reference_time) : now.getTime(),
+    },
   );
   const items = ranked.map((r) => {
     if (r.layer === 'memory') {

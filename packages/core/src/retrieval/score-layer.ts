@@ -21,6 +21,10 @@ export interface QuerySignals {
   entities?: string[];
   /** The relevance floor of `embedding`'s model (default RELEVANCE_FLOOR.embedding). */
   embeddingFloor?: number;
+  /** When the question is asked (ms; default: the time of the request): a relative date in it is read from here. */
+  askedAt?: number;
+  /** The days a relative date in the question names (when.ts): items said then gain `RANKING.dateWindowWeight`. */
+  window?: { from: number; to: number } | null;
 }
 
 export interface RankFilters {
@@ -137,9 +141,12 @@ export function scoreCandidates(
     }
   }
   const fixed = fixedTerms(idx, w, now);
+  // said on the days the question names ("… 10 days ago"): never makes an item match, only orders what does
+  const window = signals.window ?? null;
+  const dated = (i: number) => (window && columns.said[i] >= window.from && columns.said[i] < window.to ? RANKING.dateWindowWeight : 0);
   // every term but the semantic one and the answer bonus: what the bound and the first fill read
   const base = new Float64Array(n);
-  for (let i = 0; i < n; i++) base[i] = lexical[i] + entity[i] + fixed[i];
+  for (let i = 0; i < n; i++) base[i] = lexical[i] + entity[i] + fixed[i] + dated(i);
   // semantic: the configured model's vectors where both sides have one, else the offline vectors
   const queryVector = idx.vectors === prepared.vectors ? prepared.vector : (idx.vectors?.embed(query) ?? null);
   const offline = queryVector && queryVector.length === columns.dims ? queryVector : null;
@@ -158,7 +165,7 @@ export function scoreCandidates(
       }
     }
     if (semantic >= floor) matched[i] = 1;
-    return lexical[i] + (semantic > 0 ? w.semanticWeight * semantic : 0) + entity[i] + fixed[i];
+    return lexical[i] + (semantic > 0 ? w.semanticWeight * semantic : 0) + entity[i] + fixed[i] + dated(i);
   };
   const passes = filterOf(filters, idx.memories);
   const answer = prepared.answer;

@@ -35,6 +35,7 @@ import { withoutRequestWording } from './scaffolding';
 import { type PreparedQuery, type QuerySignals, type RankFilters, scoreCandidates } from './score-layer';
 import { spreadHead } from './spread';
 import { currentFirst, orderUpdates } from './updates';
+import { type DateWindow, relativeWindow, withoutPhrase } from './when';
 import { MEMORY_WEIGHTS, PASSAGE_WEIGHTS, RANKING } from './weights';
 
 export { type LayerWeights, MEMORY_WEIGHTS, PASSAGE_WEIGHTS, RANKING } from './weights';
@@ -152,9 +153,15 @@ export function rankLayers(
   signals: QuerySignals = {},
 ): LayeredRanked[] {
   const pool = limit * 2 + 5;
+  // a relative date in the question ("… 10 days ago") names days, counted from when it is asked (when.ts); its
+  // words are then not matched against what was said. Days on which nothing was said name nothing: the words
+  // stay ("What did Joanna write yesterday?" about a conversation in which she said "yesterday I wrote …")
+  const named = relativeWindow(query, signals.askedAt ?? now);
+  const window = named && (saidWithin(layers.memories, named) || saidWithin(layers.passages, named)) ? named : null;
+  if (window) signals = { ...signals, window };
   now = timelineNow(now, layers.memories, layers.passages);
   // scored without the wording of a request for advice (scaffolding.ts)
-  const scored = withoutRequestWording(query);
+  const scored = withoutRequestWording(withoutPhrase(query, window));
   // the query is analysed once for both layers (they share the offline word vectors)
   const prepared = prepareQuery(layers.memories, scored);
   const mem = scoreCandidates(layers.memories, MEMORY_WEIGHTS, scored, filters, pool, now, signals, prepared);
@@ -319,6 +326,14 @@ function prepareQuery(idx: CandidateIndex, query: string): PreparedQuery {
   return { general: isGeneralQuery(query), answer: answerPattern(query), vectors: idx.vectors, vector: idx.vectors?.embed(query) ?? null };
 }
 
+
+/** Whether anything in the index was said within the window. */
+function saidWithin(idx: CandidateIndex | null, window: DateWindow): boolean {
+  if (!idx) return false;
+  const { said } = idx.columns;
+  for (let i = 0; i < idx.memories.length; i++) if (said[i] >= window.from && said[i] < window.to) return true;
+  return false;
+}
 
 /**
  * "Now" on the user's timeline: the newest thing the user said (never later than the clock), so recency

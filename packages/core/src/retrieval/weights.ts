@@ -59,6 +59,8 @@ export const RANKING = {
    * For a question about several events (spread.ts), the first `spreadHead` places are spread over
    * conversations: an item loses `spreadPenalty` for each item of its source event already placed.
    */
+  /** Added to an item said on the days a relative date in the question names ("… two weeks ago", when.ts). */
+  dateWindowWeight: 0.05,
   spreadHead: 5,
   spreadPenalty: 0.01,
 } as const;

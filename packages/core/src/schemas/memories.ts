@@ -183,6 +183,8 @@ export const retrieveRequest = z
     format: z.enum(['bullets', 'json', 'xml']).default('bullets'),
     context_max_tokens: z.number().int().min(0).max(LIMITS.contextMaxTokensMax).default(LIMITS.contextMaxTokensDefault),
     metadata_filter: metadataFilter.optional(),
+    // when the question is asked: a relative date in the query ("… two weeks ago") counts from it (default: now)
+    reference_time: z.string().datetime({ offset: true }).nullish(),
   })
   .strict()
   .meta({ id: 'RetrieveRequest' });

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { buildIndex, rankLayers } from './score';
+import { type DateWindow, relativeWindow, withoutPhrase } from './when';
+
+// asked on Thursday 9 October 2025, in the afternoon
+const ASKED = Date.parse('2025-10-09T15:30:00Z');
+const days = (w: DateWindow | null) =>
+  w === null ? null : { from: new Date(w.from).toISOString().slice(0, 10), last: new Date(w.to - 1).toISOString().slice(0, 10) };
+
+describe('relativeWindow: the days a relative date in a question names', () => {
+  it('counts days, weeks and months back from when the question is asked, with room that grows with the distance', () => {
+    expect(days(relativeWindow('What did I bake 3 days ago?', ASKED))).toEqual({ from: '2025-10-05', last: '2025-10-07' });
+    expect(days(relativeWindow('Which film did I see a couple of days ago?', ASKED))).toEqual({ from: '2025-10-06', last: '2025-10-08' });
+    // 29 September, two days either way
+    expect(days(relativeWindow('What game did I buy ten days ago?', ASKED))).toEqual({ from: '2025-09-27', last: '2025-10-01' });
+    // 25 September, three days either way
+    expect(days(relativeWindow('Where did I hike two weeks ago?', ASKED))).toEqual({ from: '2025-09-22', last: '2025-09-28' });
+    expect(days(relativeWindow('I mentioned a recipe a week ago. What was in it?', ASKED))).toEqual({ from: '2025-10-01', last: '2025-10-03' });
+    // 10 August, fifteen days either way
+    expect(days(relativeWindow('Who did I meet two months ago?', ASKED))).toEqual({ from: '2025-07-26', last: '2025-08-25' });
+  });
+
+  it('reads "last <weekday>" as the most recent such day before today, "yesterday" as the day before', () => {
+    expect(days(relativeWindow('Who came with me to the gig last Saturday?', ASKED))).toEqual({ from: '2025-10-03', last: '2025-10-05' });
+    // asked on a Thursday, "last Thursday" is a week back
+    expect(days(relativeWindow('What did I cook last Thursday?', ASKED))).toEqual({ from: '2025-10-01', last: '2025-10-03' });
+    expect(days(relativeWindow('What did I say about the boiler yesterday?', ASKED))).toEqual({ from: '2025-10-07', last: '2025-10-09' });
+    expect(days(relativeWindow('Where did we go last weekend?', ASKED))).toEqual({ from: '2025-10-03', last: '2025-10-06' });
+  });
+
+  it('names no window for spans that hold talk about earlier events, or without a relative date', () => {
+    for (const q of ['What did I read last month?', 'How many trips did I take this year?', 'What did I buy recently?', 'Where do I work?'])
+      expect(relativeWindow(q, ASKED), q).toBeNull();
+    expect(relativeWindow('What did I bake 3 days ago?', Number.NaN)).toBeNull();
+  });
+
+  it('takes the phrase out of the words matched against what was said', () => {
+    const w = relativeWindow('Who came with me to the gig last Saturday?', ASKED);
+    expect(withoutPhrase('Who came with me to the gig last Saturday?', w)).toBe('Who came with me to the gig ?');
+    expect(withoutPhrase('Where do I work?', null)).toBe('Where do I work?');
+  });
+});
+
+describe('ranking with a relative date', () => {
+  const DAY = 86_400_000;
+  const said = [
+    { text: 'The user bought a stand mixer for the kitchen.', daysAgo: 10 },
+    { text: 'The user bought a toaster for the kitchen.', daysAgo: 40 },
+    { text: 'The user walked the dog along the canal.', daysAgo: 40 },
+  ];
+  const memories = buildIndex(
+    said.map((m, i) => ({ id: `m${i}`, category: 'fact', importance: 0.5, agentId: null, createdAt: ASKED - m.daysAgo * DAY })),
+    said.map((m) => m.text),
+    null,
+  );
+  const ranked = (query: string, askedAt?: number) =>
+    rankLayers({ memories, passages: null }, query, {}, 10, ASKED, askedAt === undefined ? {} : { askedAt }).map((r) => r.index);
+
+  it('puts what was said on the named days first, and never adds an item that does not match', () => {
+    // without a date the later purchase comes first (recency)
+    expect(ranked('What did I buy for the kitchen?')).toEqual([0, 1]);
+    expect(ranked('What did I buy for the kitchen 40 days ago?')).toEqual([1, 0]);
+  });
+
+  it("counts from the question's reference_time when one is given", () => {
+    // asked 30 days later, "70 days ago" is the toaster's day; counted from the request it would be no one's
+    expect(ranked('What did I buy for the kitchen 70 days ago?', ASKED + 30 * DAY)).toEqual([1, 0]);
+    expect(ranked('What did I buy for the kitchen 70 days ago?')).toEqual([0, 1]);
+  });
+
+  it('reads the phrase as words when nothing was said on the days it names', () => {
+    const spoken = buildIndex(
+      [0, 1].map((i) => ({ id: `s${i}`, category: 'fact', importance: 0.5, agentId: null, createdAt: ASKED - 400 * DAY })),
+      ['Joanna wrote a poem yesterday that appeared on the big screen.', 'Joanna wrote a poem on the big screen.'],
+      null,
+    );
+    // asked today about a conversation a year ago: "yesterday" names no day anything was said on, so it matches
+    const order = rankLayers({ memories: spoken, passages: null }, 'What did Joanna write yesterday?', {}, 10, ASKED).map((r) => r.index);
+    expect(order).toEqual([0, 1]);
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * A relative date in a question, read as days on the calendar (docs/evidence-layer.md): "What did I buy 10 days
+ * ago?", "Who did I go with last Saturday?", "What did I cook a couple of days ago?". Counted from when the
+ * question is asked (the retrieve's `reference_time`, else the time of the request), in UTC days, with a few
+ * days' room that grows with the distance ("two months ago" is not to the day). Only the spans that name a day
+ * or a few are read: "last month", "this year" or "recently" name a span in which things are also said about
+ * earlier events, so they are left to the words and to recency.
+ */
+
+const DAY = 86_400_000;
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const COUNTS: Record<string, number> = {
+  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  'a couple of': 2, 'a few': 3, couple: 2, few: 3,
+};
+const COUNT = String.raw`a couple of|a few|an?|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,3}`;
+
+const AGO = new RegExp(String.raw`\b(${COUNT}) (day|week|month)s? ago\b`, 'i');
+const LAST_WEEKDAY = new RegExp(String.raw`\b(?:last|this past) (${WEEKDAYS.join('|')})\b`, 'i');
+const LAST_WEEKEND = /\b(?:last|this past) weekend\b/i;
+const YESTERDAY = /\b(?:the day before )?yesterday\b/i;
+
+/** Days the span may be off by, either way, for a distance of `days`. */
+const room = (days: number) => (days <= 7 ? 1 : days <= 31 ? Math.ceil(days / 10) + 1 : Math.ceil(days / 4));
+
+export interface DateWindow {
+  /** First instant in the window (ms, UTC midnight). */
+  from: number;
+  /** First instant after it. */
+  to: number;
+  /** The words of the query that named it. */
+  phrase: string;
+}
+
+/** The days a relative date in `query` names, counted from `askedAt` (ms); null when it names none. */
+export function relativeWindow(query: string, askedAt: number): DateWindow | null {
+  if (!Number.isFinite(askedAt)) return null;
+  const today = Math.floor(askedAt / DAY) * DAY;
+  const around = (daysBack: number, phrase: string, slack = room(daysBack)): DateWindow => ({
+    from: today - (daysBack + slack) * DAY,
+    to: today - (daysBack - slack - 1) * DAY,
+    phrase,
+  });
+  const ago = AGO.exec(query);
+  if (ago) {
+    const n = COUNTS[ago[1].toLowerCase()] ?? Number(ago[1]);
+    const unit = ago[2].toLowerCase();
+    const days = n * (unit === 'day' ? 1 : unit === 'week' ? 7 : 30);
+    if (days > 0) return around(days, ago[0]);
+  }
+  const weekday = LAST_WEEKDAY.exec(query);
+  if (weekday) {
+    const dow = new Date(today).getUTCDay();
+    const back = (dow - WEEKDAYS.indexOf(weekday[1].toLowerCase()) + 7) % 7 || 7;
+    return around(back, weekday[0], 1);
+  }
+  const weekend = LAST_WEEKEND.exec(query);
+  if (weekend) {
+    // the Saturday of the last weekend that has begun before today, from the Friday evening to the Monday
+    const dow = new Date(today).getUTCDay();
+    const back = (dow - 6 + 7) % 7 || 7;
+    return { from: today - (back + 1) * DAY, to: today - (back - 3) * DAY, phrase: weekend[0] };
+  }
+  const yesterday = YESTERDAY.exec(query);
+  if (yesterday) return around(yesterday[0].toLowerCase().startsWith('the day before') ? 2 : 1, yesterday[0]);
+  return null;
+}
+
+/** `query` without the words that named the window (they name a date, not what the item says). */
+export function withoutPhrase(query: string, window: DateWindow | null): string {
+  if (!window) return query;
+  return query.replace(window.phrase, ' ').replace(/\s+/g, ' ').trim();
+}
