@@ -362,6 +362,18 @@ describe('extractMemories: what later questions need', () => {
     );
   });
 
+  it('reads "there is" and a "that" that opens a clause as no reference back to the assistant', () => {
+    const prompt: ConversationMessage = { role: 'assistant', content: 'Guitar pedals are a fun way to shape your sound. What kind of music do you play?' };
+    const reply = (text: string) => contents(run(prompt, text));
+    expect(reply('I have heard that there are some great boutique pedal makers in Austin.')).toEqual([
+      'The user has heard that there are some great boutique pedal makers in Austin.',
+    ]);
+    expect(reply("I'm saving so that I can buy a fuzz pedal.")).toEqual(['The user is saving so that the user can buy a fuzz pedal.']);
+    // a place or a thing the reply points back at still takes the assistant's message with it
+    expect(reply('I went there last year with my sister.')[0]).toMatch(/^The user went there in 2023 with the user's sister \(in reply to the assistant: "What kind of music do you play\?"/);
+    expect(reply('I bought it last week.')[0]).toMatch(/\(in reply to the assistant: /);
+  });
+
   it('splits compound statements of a named speaker', () => {
     expect(contents(talk(['Jon', "I'm a vegetarian and I live in Lisbon."]))).toEqual(['Jon is a vegetarian.', 'Jon lives in Lisbon.']);
   });
