@@ -372,6 +372,10 @@ describe('extractMemories: what later questions need', () => {
     // a place or a thing the reply points back at still takes the assistant's message with it
     expect(reply('I went there last year with my sister.')[0]).toMatch(/^The user went there in 2023 with the user's sister \(in reply to the assistant: "What kind of music do you play\?"/);
     expect(reply('I bought it last week.')[0]).toMatch(/\(in reply to the assistant: /);
+    // "that" at the end is what the assistant said
+    expect(reply('I have actually read about that.')[0]).toMatch(/\(in reply to the assistant: /);
+    expect(reply('My brother always says that.')[0]).toMatch(/\(in reply to the assistant: /);
+    expect(reply("I think that's the sound I want for my band.")[0]).toMatch(/\(in reply to the assistant: /);
   });
 
   it('splits compound statements of a named speaker', () => {

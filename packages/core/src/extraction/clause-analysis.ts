@@ -226,8 +226,11 @@ const NEEDS_CONTEXT = /\b(?:this|that|it|these|those|they|them|there)\b/i;
 const DEICTIC_TIME = /\b(?:these days|this (?:morning|afternoon|evening|week|weekend|month|year))\b/gi;
 /** "there is / are / was …": something exists, no place the other speaker named. */
 const EXISTENTIAL_THERE = /\bthere(?:['’]s|['’]re| is| are| was| were| will be| would be| has been| have been| had been| might be| may be| seems? to be| used to be)\b/gi;
-/** "I heard that …", "so that …": "that" opens a clause of the statement itself, it points at nothing. */
+/**
+ * "I heard that there …", "so that I …": "that" opens a clause of the statement itself and points at nothing. At
+ * the end ("I heard that.") it is the thing the other speaker said.
+ */
 const CLAUSE_THAT =
-  /\b(?:think|thinks|thought|know|knows|knew|hear|heard|find|finds|found|feel|feels|felt|believe[sd]?|reali[sz]e[sd]?|notice[sd]?|hope[sd]?|say|says|said|learn(?:s|ed|t)?|read|glad|sure|seems?|seemed|means?|meant|figured?|decided?|understand|understood|remember(?:s|ed)?|guess(?:ed)?|wish(?:es|ed)?|so|now|given|except|such|proud|happy|grateful|thankful|aware|amazed|surprised)\s+that\b/gi;
+  /\b(?:think|thinks|thought|know|knows|knew|hear|heard|find|finds|found|feel|feels|felt|believe[sd]?|reali[sz]e[sd]?|notice[sd]?|hope[sd]?|say|says|said|learn(?:s|ed|t)?|read|glad|sure|seems?|seemed|means?|meant|figured?|decided?|understand|understood|remember(?:s|ed)?|guess(?:ed)?|wish(?:es|ed)?|so|now|given|except|such|proud|happy|grateful|thankful|aware|amazed|surprised)\s+that\b(?=\s+\w)/gi;
 export const refersBack = (text: string) =>
   NEEDS_CONTEXT.test(text.replace(DEICTIC_TIME, '').replace(EXISTENTIAL_THERE, '').replace(CLAUSE_THAT, ''));

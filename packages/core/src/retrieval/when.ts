@@ -11,7 +11,7 @@ const DAY = 86_400_000;
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const COUNTS: Record<string, number> = {
   a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  'a couple of': 2, 'a few': 3, couple: 2, few: 3,
+  'a couple of': 2, 'a few': 3,
 };
 const COUNT = String.raw`a couple of|a few|an?|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,3}`;
 
