@@ -371,11 +371,9 @@ describe('extractMemories: what later questions need', () => {
     expect(reply("I'm saving so that I can buy a fuzz pedal.")).toEqual(['The user is saving so that the user can buy a fuzz pedal.']);
     // a place or a thing the reply points back at still takes the assistant's message with it
     expect(reply('I went there last year with my sister.')[0]).toMatch(/^The user went there in 2023 with the user's sister \(in reply to the assistant: "What kind of music do you play\?"/);
-    expect(reply('I bought it last week.')[0]).toMatch(/\(in reply to the assistant: /);
-    // "that" at the end is what the assistant said
-    expect(reply('I have actually read about that.')[0]).toMatch(/\(in reply to the assistant: /);
-    expect(reply('My brother always says that.')[0]).toMatch(/\(in reply to the assistant: /);
-    expect(reply("I think that's the sound I want for my band.")[0]).toMatch(/\(in reply to the assistant: /);
+    // so does a "that" at the end or in "that's": it is what the assistant said
+    for (const text of ['I bought it last week.', 'I have actually read about that.', 'My brother always says that.', "I think that's the sound I want for my band."])
+      expect(reply(text)[0], text).toMatch(/\(in reply to the assistant: /);
   });
 
   it('splits compound statements of a named speaker', () => {
