@@ -156,7 +156,8 @@ export function rankAndRender(
       embedding: queryVector,
       entities: queryEntities(req.query, set.entityNames),
       embeddingFloor: embeddingFloor(set),
-      askedAt: req.reference_time ? Date.parse(req.reference_time) : now.getTime(),
+      // without reference_time a relative date is read from the request's time (rankLayers' `now`)
+      askedAt: req.reference_time ? Date.parse(req.reference_time) : undefined,
     },
   );
   const items = ranked.map((r) => {
