@@ -161,6 +161,8 @@ export function analyseClause(clause: Clause, voice: Voice = DEFAULT_VOICE, opts
     text = rest;
   }
   const resolved = opts.resolvePronoun?.(text);
+  // the pronouns like the one resolved name the same thing again ("… keeping them under my bed, and they're …")
+  const sameReferent = resolved ? resolvedPronouns(text, resolved) : null;
   if (resolved) text = resolved;
   const norm = normalise(text);
   if (clause.question || QUESTION_START.test(norm)) return { kind: 'skip', reason: 'question' };
@@ -187,7 +189,7 @@ export function analyseClause(clause: Clause, voice: Voice = DEFAULT_VOICE, opts
       category,
       importance: Math.min(importanceOf(norm, category, text), 0.6),
       confidence: hedgedAny ? 0.5 : 0.75,
-      refersBack: refersBack(text),
+      refersBack: refersBack(text, sameReferent),
     };
   }
   if (!voice.named && isMomentary(selfAll)) return { kind: 'skip', reason: 'transient' };
@@ -208,7 +210,7 @@ export function analyseClause(clause: Clause, voice: Voice = DEFAULT_VOICE, opts
     category,
     importance: we ? Math.min(importance, 0.7) : importance,
     confidence: hedgedAny ? 0.5 : we ? 0.85 : 0.9,
-    refersBack: refersBack(text),
+    refersBack: refersBack(text, sameReferent),
   };
 }
 
@@ -232,5 +234,23 @@ const EXISTENTIAL_THERE = /\bthere(?:['’]s|['’]re| is| are| was| were| will 
  */
 const CLAUSE_THAT =
   /\b(?:think|thinks|thought|know|knows|knew|hear|heard|find|finds|found|feel|feels|felt|believe[sd]?|reali[sz]e[sd]?|notice[sd]?|hope[sd]?|say|says|said|learn(?:s|ed|t)?|read|glad|sure|seems?|seemed|means?|meant|figured?|decided?|understand|understood|remember(?:s|ed)?|guess(?:ed)?|wish(?:es|ed)?|so|now|given|except|such|proud|happy|grateful|thankful|aware|amazed|surprised)\s+that\b(?=\s+\w)/gi;
-export const refersBack = (text: string) =>
-  NEEDS_CONTEXT.test(text.replace(DEICTIC_TIME, '').replace(EXISTENTIAL_THERE, '').replace(CLAUSE_THAT, ''));
+/** The personal pronouns of the message's own things: "they"/"them" of a plural, "it" of a singular. */
+const PLURAL_PRONOUN = /\b(?:they|them)\b/gi;
+const SINGULAR_PRONOUN = /\bit\b/gi;
+const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0;
+
+/**
+ * The pronouns a resolution replaced (`resolvePronoun` named their antecedent, said earlier by the user): the
+ * same pronoun later in the clause names the same thing, not something the other speaker said.
+ */
+function resolvedPronouns(before: string, after: string): RegExp | null {
+  if (count(after, PLURAL_PRONOUN) < count(before, PLURAL_PRONOUN)) return PLURAL_PRONOUN;
+  if (count(after, SINGULAR_PRONOUN) < count(before, SINGULAR_PRONOUN)) return SINGULAR_PRONOUN;
+  return null;
+}
+
+/** Whether the statement points at something the other speaker said; `own`: pronouns that name the user's own referent. */
+export const refersBack = (text: string, own: RegExp | null = null) => {
+  const rest = text.replace(DEICTIC_TIME, '').replace(EXISTENTIAL_THERE, '').replace(CLAUSE_THAT, '');
+  return NEEDS_CONTEXT.test(own ? rest.replace(own, '') : rest);
+};

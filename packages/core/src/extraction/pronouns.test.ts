@@ -189,6 +189,18 @@ describe('"the <thing>" and "them" resolved to a thing the user said they got', 
     );
   });
 
+  it('"they" again after the resolved "them" names the same thing, not what the assistant said', () => {
+    const prompt = assistant('What would you like to do about your gear?');
+    expect(contents(prompt, 'I bought new hiking boots. I wear them daily, and they pinch my toes.')).toContain(
+      "The user wears the user's new hiking boots daily, and they pinch the user's toes.",
+    );
+    expect(contents(prompt, "I need to sort out my old boots, I've been keeping them in the car trunk, and they're getting mouldy.")).toContain(
+      "The user has been keeping the user's old boots in the car trunk, and they're getting mouldy.",
+    );
+    // nothing resolved: "them" is what the assistant spoke of
+    expect(contents(prompt, 'I agree with them.')).toEqual([expect.stringMatching(/^The user agrees with them \(in reply to the assistant/)]);
+  });
+
   it('a thing said before "we" is not who "we" is', () => {
     expect(contents('I bought my new hiking boots last week. We went hiking in the Alps on Sunday.')).toContain(
       'The user and their household went hiking in the Alps on Sunday.',
