@@ -45,7 +45,7 @@ import {
   REL_STATUS,
   REL_SUBJECT,
 } from './lexicon';
-import { AMBIGUOUS_PAST, PRE_VERB_ADVERBS, isPastForm } from './third-person';
+import { AMBIGUOUS_PAST, isPastForm, isPreVerbAdverb } from './third-person';
 
 
 function firstVerbIsPast(norm: string): boolean {
@@ -53,7 +53,7 @@ function firstVerbIsPast(norm: string): boolean {
   if (!m) return false;
   const words = m[1].split(' ');
   for (const w of words) {
-    if (PRE_VERB_ADVERBS.has(w)) continue;
+    if (isPreVerbAdverb(w)) continue;
     if (w === 'used' || w === 'would' || w === 'had') return false;
     return isPastForm(w) || AMBIGUOUS_PAST.has(w);
   }

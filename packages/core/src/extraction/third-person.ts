@@ -51,6 +51,17 @@ export const PRE_VERB_ADVERBS = new Set([
   'sorta',
 ]);
 
+/** Verbs that end in "-ly" like an adverb ("I apply", "I rely on"). */
+const LY_VERB = /^(?:(?:re|mis)?apply|reply|(?:re)?supply|comply|imply|multiply|rely|fly|ally|rally|tally|bully|sully|dally)$/;
+
+/**
+ * Whether a word between "I" and its verb is an adverb kept before the verb: the listed ones, and any other
+ * "-ly" word that is not a verb ("I eventually get", "I gradually moved"), lower case.
+ */
+export function isPreVerbAdverb(word: string): boolean {
+  return PRE_VERB_ADVERBS.has(word) || (word.length >= 5 && word.endsWith('ly') && !LY_VERB.test(word));
+}
+
 const MODALS = new Set(['can', 'could', 'will', 'would', 'should', 'might', 'must', 'may', 'shall', 'cannot']);
 
 /** Irregular past forms (and past-only words) that must not be conjugated. */
@@ -152,7 +163,7 @@ export function conjugatePredicate(rest: string, hasPastMarker: boolean): string
     const [w, r] = firstWord(remaining);
     if (!w) break;
     const lw = w.toLowerCase();
-    if (PRE_VERB_ADVERBS.has(lw)) {
+    if (isPreVerbAdverb(lw)) {
       out.push(w);
       remaining = r;
       continue;
@@ -203,7 +214,8 @@ const LATER_IM = /\b(and |or )?(?:I'm|I am|i'm|i am)\b/g;
 const LATER_IVE = /\b(?:I've|i've)\b/g;
 const LATER_ILL = /\b(?:I'll|i'll)\b/g;
 const LATER_ID = /\b(?:I'd|i'd)\b/g;
-const LATER_I = /\b(and |or |than )?[Ii]\b(?!'|\.e)(\s+)(\S+)/g;
+/** "I" later in the clause with its verb, and up to two adverbs before it ("that I always forget", "when I eventually get"). */
+const LATER_I = new RegExp(String.raw`\b(and |or |than )?[Ii]\b(?!'|\.e)(\s+)((?:(?:[a-z]+ly|${[...PRE_VERB_ADVERBS].join('|')})\s+){0,2}\S+)`, 'g');
 /** A question's auxiliary before "I": "should I pack" → "should the user pack", "do I need" → "does the user need". */
 const LATER_AUX_I = /\b(do|am|have|were|did|was|had|can|could|should|would|will|shall|may|might|must)\s+[Ii]\b(?!'|\.e)/gi;
 const AUX_AGREE: Record<string, string> = { do: 'does', am: 'is', have: 'has', were: 'was' };
