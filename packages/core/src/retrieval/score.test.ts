@@ -188,8 +188,8 @@ describe('recency on the user timeline', () => {
     );
     const ranked = rankCandidates(idx, 'how many hens do I keep?', {}, 10, NOW);
     expect(ranked.map((r) => r.index)).toEqual([1, 0]);
-    // and by more than a tie: the newest thing the user said is "now", so the older one is ~4 months old
-    expect(ranked[0].relevance - ranked[1].relevance).toBeGreaterThan(0.02);
+    // and by more than a tie: the newest thing the user said is "now", so the older one is 120 days old
+    expect(ranked[0].relevance - ranked[1].relevance).toBeCloseTo(RANKING.recencyWeight * (1 - 2 ** (-120 / RANKING.recencyHalfLifeDays)), 9);
   });
 
   it('takes the clock when the user said nothing later, and the clock when a date lies in the future', () => {

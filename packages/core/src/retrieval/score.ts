@@ -2,8 +2,8 @@
  * Exact hybrid ranking over one user's candidate set (no approximate index: every item is scored, score-layer.ts),
  * in two layers (docs/evidence-layer.md): the extracted memories and the passages of what was said.
  *
- *   memory  = 0.5 × lexical + 0.25 × semantic + 0.1 × importance + 0.05 × recency + 0.05 × entity + feedback
- *   passage = 0.5 × lexical + 0.25 × semantic + 0.05 × recency + 0.05 × entity + 0.1 (passage bias)
+ *   memory  = 0.5 × lexical + 0.25 × semantic + 0.1 × importance + 0.02 × recency + 0.05 × entity + feedback
+ *   passage = 0.5 × lexical + 0.25 × semantic + 0.02 × recency + 0.05 × entity + 0.1 (passage bias)
  *
  * lexical: BM25 within the item's own layer (Snowball stems), mapped into [0, 1) by s / (s + saturation);
  * semantic: cosine (clamped at 0) between sentence vectors: the configured embeddings model's when the

@@ -17,7 +17,7 @@ export const MEMORY_WEIGHTS: LayerWeights = {
   lexicalWeight: 0.5,
   semanticWeight: 0.25,
   importanceWeight: 0.1,
-  recencyWeight: 0.05,
+  recencyWeight: 0.02,
   entityWeight: 0.05,
   feedbackWeight: 0.05,
   bias: 0,
@@ -30,7 +30,7 @@ export const PASSAGE_WEIGHTS: LayerWeights = {
   // a passage's importance is 0, or -1 when a claim taken from its message was superseded: it then ranks below
   // the current value that replaced it, but still near it as dated history (docs/evidence-layer.md)
   importanceWeight: 0.05,
-  recencyWeight: 0.05,
+  recencyWeight: 0.02,
   entityWeight: 0.05,
   feedbackWeight: 0,
   bias: 0.1,

@@ -45,7 +45,7 @@ describe('ranking with a relative date', () => {
   const DAY = 86_400_000;
   const said = [
     { text: 'The user bought a stand mixer for the kitchen.', daysAgo: 10 },
-    { text: 'The user bought a toaster for the kitchen.', daysAgo: 40 },
+    { text: 'The user bought a new toaster for the kitchen.', daysAgo: 40 },
     { text: 'The user walked the dog along the canal.', daysAgo: 40 },
   ];
   const memories = buildIndex(
