@@ -143,13 +143,14 @@ export function scoreCandidates(
   const fixed = fixedTerms(idx, w, now);
   // said on the days the question names ("… 10 days ago"): never makes an item match, only orders what does
   const window = signals.window ?? null;
-  const dated = new Float64Array(n);
-  if (window) {
+  // only when the question names days: other queries allocate nothing for it
+  const dated = window ? new Float64Array(n) : null;
+  if (dated && window) {
     for (let i = 0; i < n; i++) if (columns.said[i] >= window.from && columns.said[i] < window.to) dated[i] = RANKING.dateWindowWeight;
   }
   // every term but the semantic one and the answer bonus: what the bound and the first fill read
   const base = new Float64Array(n);
-  for (let i = 0; i < n; i++) base[i] = lexical[i] + entity[i] + fixed[i] + dated[i];
+  for (let i = 0; i < n; i++) base[i] = lexical[i] + entity[i] + fixed[i] + (dated ? dated[i] : 0);
   // semantic: the configured model's vectors where both sides have one, else the offline vectors
   const queryVector = idx.vectors === prepared.vectors ? prepared.vector : (idx.vectors?.embed(query) ?? null);
   const offline = queryVector && queryVector.length === columns.dims ? queryVector : null;
@@ -168,7 +169,7 @@ export function scoreCandidates(
       }
     }
     if (semantic >= floor) matched[i] = 1;
-    return lexical[i] + (semantic > 0 ? w.semanticWeight * semantic : 0) + entity[i] + fixed[i] + dated[i];
+    return lexical[i] + (semantic > 0 ? w.semanticWeight * semantic : 0) + entity[i] + fixed[i] + (dated ? dated[i] : 0);
   };
   const passes = filterOf(filters, idx.memories);
   const answer = prepared.answer;
