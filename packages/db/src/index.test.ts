@@ -2,7 +2,7 @@
  * The PGlite client under Drizzle (createDatabase): Drizzle's per-query type parsers are installed on the client
  * once, so each query runs without them and values still come back as Drizzle reads them, in and out of a
  * transaction; every statement that may change its data moves `dataWrites`, so `readUntilWrite` reads again
- * after it. And the PostgreSQL pool's reconnect delay after failed attempts stays short.
+ * after it (after a write to one of its tables, when the read names them). And the PostgreSQL pool's reconnect delay after failed attempts stays short.
  */
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
@@ -138,6 +138,78 @@ describe('reads kept until the next write (embedded engine)', () => {
     expect(await read()).toBe(4);
     expect(await read()).toBe(4);
     expect(loads).toBe(5);
+  });
+
+  it('keeps a read of named tables across writes to other tables, and not across one to its tables', async () => {
+    const db = database.db;
+    await db.execute(sql`CREATE TABLE IF NOT EXISTS plan_row (id int PRIMARY KEY, n int NOT NULL)`);
+    await db.execute(sql`CREATE TABLE IF NOT EXISTS busy_row (id int PRIMARY KEY, n int NOT NULL)`);
+    await db.execute(sql`INSERT INTO plan_row VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET n = 1`);
+    let loads = 0;
+    const read = () =>
+      readUntilWrite(
+        db,
+        'plan|1',
+        async () => {
+          loads++;
+          return (await rows<{ n: number }>(db, sql`SELECT n FROM plan_row WHERE id = 1`))[0].n;
+        },
+        ['plan_row'],
+      );
+    expect(await read()).toBe(1);
+    // writes to another table, alone, in a WITH statement and in a transaction, keep it
+    await db.execute(sql`INSERT INTO busy_row VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET n = busy_row.n + 1`);
+    await db.execute(sql`WITH b AS (UPDATE busy_row SET n = n + 1 RETURNING id) SELECT count(*) FROM b`);
+    await db.transaction(async (tx) => tx.execute(sql`UPDATE busy_row SET n = n + 1 WHERE id = 1`));
+    expect(await read()).toBe(1);
+    expect(loads).toBe(1);
+    // a write to its table, in a transaction too, reads again
+    await db.transaction(async (tx) => tx.execute(sql`UPDATE plan_row SET n = 2 WHERE id = 1`));
+    expect(await read()).toBe(2);
+    expect(loads).toBe(2);
+    await db.execute(sql`UPDATE "plan_row" SET n = 3 WHERE id = 1`);
+    expect(await read()).toBe(3);
+    expect(loads).toBe(3);
+    // a statement whose tables the text cannot tell (a DELETE, `exec`) may have changed any table
+    await db.execute(sql`DELETE FROM busy_row WHERE id = 1`);
+    expect(await read()).toBe(3);
+    expect(loads).toBe(4);
+    await (db as unknown as { $client: PGlite }).$client.exec('UPDATE plan_row SET n = 4 WHERE id = 1');
+    expect(await read()).toBe(4);
+    expect(loads).toBe(5);
+    // a read without tables still goes with every write
+    let plain = 0;
+    const any = () => readUntilWrite(db, 'plan|any', async () => ++plain);
+    await any();
+    await db.execute(sql`UPDATE busy_row SET n = 0 WHERE id = 1`).then(() => db.execute(sql`INSERT INTO busy_row VALUES (2, 0)`));
+    await any();
+    expect(plain).toBe(2);
+  });
+
+  it('shares a load that is running with the callers that come meanwhile, and keeps no failed load', async () => {
+    const db = database.db;
+    let loads = 0;
+    let release: (n: number) => void = () => {};
+    const slow = () =>
+      readUntilWrite(
+        db,
+        'shared|1',
+        () =>
+          new Promise<number>((resolve) => {
+            loads++;
+            release = resolve;
+          }),
+        ['plan_row'],
+      );
+    const first = slow();
+    const second = slow();
+    release(7);
+    expect(await Promise.all([first, second])).toEqual([7, 7]);
+    expect(loads).toBe(1);
+    let fails = 0;
+    const failing = () => readUntilWrite(db, 'shared|failing', async () => Promise.reject(new Error(`failed ${++fails}`)), ['plan_row']);
+    await expect(failing()).rejects.toThrow('failed 1');
+    await expect(failing()).rejects.toThrow('failed 2');
   });
 
   it('does not keep anything on PostgreSQL, where other processes write', async () => {

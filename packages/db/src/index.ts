@@ -14,12 +14,14 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { type ThreadClient, findPGliteThreadFile, startPGliteThread } from './pglite-thread';
+import { type TransactionWrites, type WriteCounter, mayHaveChangedData, newWriteCounter, noteWrite, stampOf, writtenTables } from './writes';
 import * as schema from './schema';
 
 export * as schema from './schema';
 export * from './schema';
 export { acquireDataDirLock, releaseDataDirLock, readDataDirLock, DataDirLockedError } from './lock';
 export { type FullRow, toColumnNames } from './json-row';
+export { mayHaveChangedData, writtenTables } from './writes';
 
 /**
  * Both drivers' databases are this type, and so is the handle `db.transaction(async (tx) => …)` passes (Drizzle's
@@ -87,7 +89,7 @@ export function createDatabase(config: DatabaseConfig): Database {
   }
   if (config.dataDir) mkdirSync(config.dataDir, { recursive: true });
   const describe = config.dataDir ? `pglite:${config.dataDir}` : 'pglite:memory';
-  const writes = { count: 0 };
+  const writes = newWriteCounter();
   const threadFile = config.thread ? findPGliteThreadFile() : null;
   if (config.thread && !threadFile) throw new Error('the database thread (packages/db/thread/pglite-thread.mjs) was not found; set MEMORY_DB_THREAD_FILE');
   if (threadFile) {
@@ -178,11 +180,11 @@ const DRIZZLE_PARSER_TYPES = Object.keys(DRIZZLE_PGLITE_PARSERS).join(',');
  * into it when it starts (and on `refreshArrayTypes`), over Drizzle's ones for date, time and numeric arrays.
  * Parsers for other types, should a query pass any, still go through.
  */
-function instanceParsers<C extends PGlite | Transaction>(client: C, root: PGlite, writes: WriteCounter): C {
+function instanceParsers<C extends PGlite | Transaction>(client: C, root: PGlite, writes: WriteCounter, inTx?: TransactionWrites): C {
   const table = () => {
     for (const [oid, parse] of Object.entries(DRIZZLE_PGLITE_PARSERS)) if (root.parsers[oid] !== parse) root.parsers[oid] = parse;
   };
-  const counted = countWrites(writes);
+  const counted = countWrites(writes, inTx);
   return new Proxy(client, {
     get(target, prop, receiver) {
       if (prop === 'query') {
@@ -193,10 +195,12 @@ function instanceParsers<C extends PGlite | Transaction>(client: C, root: PGlite
           return counted(query, target.query(query, params, { ...options, parsers: undefined }));
         };
       }
-      // a transaction's own client is wrapped too; its end (commit or rollback) counts as a write
+      // a transaction's own client is wrapped too; its end (commit or rollback) counts as a write of its tables
       if (prop === 'transaction') {
-        return <T>(run: (tx: Transaction) => Promise<T>) =>
-          counted(null, (target as PGlite).transaction((tx) => run(instanceParsers(tx, root, writes))));
+        return <T>(run: (tx: Transaction) => Promise<T>) => {
+          const own: TransactionWrites = { tables: new Set(), unknown: false };
+          return endOf(writes, own, (target as PGlite).transaction((tx) => run(instanceParsers(tx, root, writes, own))));
+        };
       }
       const value = Reflect.get(target, prop, receiver);
       if (typeof value !== 'function') return value;
@@ -204,7 +208,7 @@ function instanceParsers<C extends PGlite | Transaction>(client: C, root: PGlite
       // synchronous protocol call keeps its synchronous result and counts at once
       if (typeof prop === 'string' && /^exec.*Sync$/.test(prop)) {
         return (...args: unknown[]) => {
-          writes.count++;
+          noteWrite(writes, null, inTx);
           return value.apply(target, args);
         };
       }
@@ -216,35 +220,49 @@ function instanceParsers<C extends PGlite | Transaction>(client: C, root: PGlite
   });
 }
 
-interface WriteCounter {
-  count: number;
-}
-
 /**
- * Counts a statement once it has run, whether it succeeded or not (see `dataWrites`); a null query (no statement
- * text to judge by: a transaction, `exec`) counts.
+ * Counts a statement once it has run, whether it succeeded or not (see `dataWrites`), as a write of the tables
+ * its text names (writes.ts); a null query (no statement text to judge by: `exec`) counts as a write of any table.
  */
 const countWrites =
-  (writes: WriteCounter) =>
+  (writes: WriteCounter, inTx?: TransactionWrites) =>
   <R>(query: string | null, run: Promise<R>): Promise<R> =>
     run.then(
       (result) => {
-        if (query === null || mayHaveChangedData(query, result)) writes.count++;
+        if (query === null || mayHaveChangedData(query, result)) noteWrite(writes, query === null ? null : writtenTables(query), inTx);
         return result;
       },
       (err: unknown) => {
-        writes.count++;
+        noteWrite(writes, query === null ? null : writtenTables(query), inTx);
         throw err;
       },
     );
 
+/** A transaction's end, committed or rolled back, counts as a write of every table its statements wrote. */
+function endOf<T>(writes: WriteCounter, own: TransactionWrites, run: Promise<T>): Promise<T> {
+  const end = () => noteWrite(writes, own.unknown ? null : [...own.tables]);
+  return run.then(
+    (result) => {
+      end();
+      return result;
+    },
+    (err: unknown) => {
+      end();
+      throw err;
+    },
+  );
+}
+
 /** The database thread's client with the same write count as `instanceParsers` keeps in process. */
-function countedThreadClient<C extends ThreadClient>(client: C, writes: WriteCounter): ThreadClient {
-  const counted = countWrites(writes);
+function countedThreadClient<C extends ThreadClient>(client: C, writes: WriteCounter, inTx?: TransactionWrites): ThreadClient {
+  const counted = countWrites(writes, inTx);
   return {
     query: (query, params, options) => counted(query, client.query(query, params, options)),
     exec: (query) => counted(null, client.exec(query)),
-    transaction: (run) => counted(null, client.transaction((tx) => run(countedThreadClient(tx, writes)))),
+    transaction: (run) => {
+      const own: TransactionWrites = { tables: new Set(), unknown: false };
+      return endOf(writes, own, client.transaction((tx) => run(countedThreadClient(tx, writes, own))));
+    },
   };
 }
 
@@ -261,42 +279,43 @@ const MEMOS = Symbol.for('@memory/db.readUntilWrite');
  * "Reads kept between writes on the embedded engine").
  * A statement counts once it has run. Only a SELECT, and an INSERT, UPDATE or DELETE that touched no row, do
  * not count; a statement that failed, a WITH statement, a transaction's end, `exec` and anything else do.
+ * Each also counts for the tables its text names, or for any table when it names none it surely changes
+ * (writes.ts): `readUntilWrite` with `tables` reads again only after a write that may have changed one of them.
  * On PostgreSQL other connections and processes write, so there is no such number.
  */
 export function dataWrites(db: Db): number | null {
   return (db as { [WRITES]?: WriteCounter })[WRITES]?.count ?? null;
 }
 
-interface Memo {
-  writes: number;
-  values: Map<string, unknown>;
-}
-/** Reads `readUntilWrite` keeps at most, across keys (all are dropped at the next write anyway). */
+/** Reads `readUntilWrite` keeps at most, across keys (all are dropped when there would be more). */
 const MEMO_MAX_KEYS = 10_000;
+type Memos = Map<string, { stamp: number; value: Promise<unknown> }>;
 
 /**
  * `load()`'s value for `key`, read once and then kept until the next statement that may change data (see
- * `dataWrites`); on PostgreSQL always `load()`. A value whose load a write overlapped is returned but never reused.
- * Callers share the kept value: they must not change it. Keys are the caller's, prefixed by what they read.
+ * `dataWrites`) in one of `tables`, or in any table when `tables` is not given; on PostgreSQL always `load()`.
+ * `tables` must name every table `load` reads. Callers that come while a load runs with no write since it started
+ * share it (after a write, every concurrent request would otherwise read the same row again); a value whose load
+ * a write overlapped is returned but never reused, and a failed load is not kept. Callers share the kept value:
+ * they must not change it. Keys are the caller's, prefixed by what they read.
  */
-export async function readUntilWrite<T>(db: Db, key: string, load: () => Promise<T>): Promise<T> {
-  const writes = dataWrites(db);
-  if (writes === null) return load();
-  const holder = db as { [MEMOS]?: Memo };
-  let memo = holder[MEMOS];
-  if (memo?.writes !== writes) holder[MEMOS] = memo = { writes, values: new Map() };
-  if (memo.values.has(key)) return memo.values.get(key) as T;
-  const value = await load();
-  // kept under the count seen before the load: a write that ran meanwhile moved the count, so it is never used
-  if (memo.values.size >= MEMO_MAX_KEYS) memo.values.clear();
-  memo.values.set(key, value);
+export async function readUntilWrite<T>(db: Db, key: string, load: () => Promise<T>, tables?: readonly string[]): Promise<T> {
+  const writes = (db as { [WRITES]?: WriteCounter })[WRITES];
+  if (!writes) return load();
+  const holder = db as { [MEMOS]?: Memos };
+  const memos = (holder[MEMOS] ??= new Map());
+  const stamp = stampOf(writes, tables);
+  const kept = memos.get(key);
+  if (kept?.stamp === stamp) return kept.value as Promise<T>;
+  // kept under the stamp seen before the load: a write that ran meanwhile moved it, so it is never used
+  const value = load();
+  if (memos.size >= MEMO_MAX_KEYS && !memos.has(key)) memos.clear();
+  const entry = { stamp, value };
+  memos.set(key, entry);
+  value.catch(() => {
+    if (memos.get(key) === entry) memos.delete(key);
+  });
   return value;
-}
-
-/** Whether a statement that ran may have changed data (see `dataWrites`); when unsure, yes. */
-export function mayHaveChangedData(query: string, result: unknown): boolean {
-  if (/^\s*select\b/i.test(query)) return false;
-  return !(/^\s*(insert|update|delete)\b/i.test(query) && (result as { affectedRows?: number } | null)?.affectedRows === 0);
 }
 
 function describePostgresUrl(url: string): string {

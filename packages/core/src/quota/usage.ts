@@ -183,6 +183,10 @@ async function readConsistently<T>(db: Db, read: (buffer: UsageBuffer) => Promis
   }
 }
 
+// every table the quota read below reads: it is read again only after a write to one of them
+const QUOTA_TABLES = ['tenants', 'tenant_usage'] as const;
+const QUOTA_AND_USER_TABLES = [...QUOTA_TABLES, 'end_users'] as const;
+
 async function readQuotaStateOnce(
   db: Db,
   tenantId: string,
@@ -191,8 +195,9 @@ async function readQuotaStateOnce(
   env: RateLimitDefaults,
   buffer: UsageBuffer,
 ): Promise<{ state: QuotaState; user: RetrieveUser | null }> {
-  // on the embedded engine the row is read again only after a write (readUntilWrite): a hot retrieve then
-  // makes no statement at all; on PostgreSQL, where other processes write, every time
+  // on the embedded engine the row is read again only after a write to one of its tables (readUntilWrite): a hot
+  // retrieve then makes no statement at all, nor an add while other users' memories are written; on PostgreSQL,
+  // where other processes write, every time
   const key = `quota|${tenantId}|${externalUserId ?? ''}`;
   const [r] = await readUntilWrite(db, key, () => rows<{
     plan: string;
@@ -216,7 +221,7 @@ async function readQuotaStateOnce(
         ) u ON true
         ${externalUserId === null ? sql.empty() : sql`LEFT JOIN end_users e ON e.tenant_id = t.id AND e.external_user_id = ${externalUserId}`}
         WHERE t.id = ${tenantId}`,
-  ));
+  ), externalUserId === null ? QUOTA_TABLES : QUOTA_AND_USER_TABLES);
   if (!r) throw Errors.notFound('The tenant');
   const overrides = r.plan_overrides ?? {};
   const period = currentPeriod(new Date(r.plan_anchor), now);
