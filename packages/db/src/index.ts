@@ -240,17 +240,7 @@ const countWrites =
 
 /** A transaction's end, committed or rolled back, counts as a write of every table its statements wrote. */
 function endOf<T>(writes: WriteCounter, own: TransactionWrites, run: Promise<T>): Promise<T> {
-  const end = () => noteWrite(writes, own.unknown ? null : [...own.tables]);
-  return run.then(
-    (result) => {
-      end();
-      return result;
-    },
-    (err: unknown) => {
-      end();
-      throw err;
-    },
-  );
+  return run.finally(() => noteWrite(writes, own.unknown ? null : [...own.tables]));
 }
 
 /** The database thread's client with the same write count as `instanceParsers` keeps in process. */

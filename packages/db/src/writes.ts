@@ -70,18 +70,11 @@ export function writtenTables(query: string): string[] | null {
   const text = query.replace(/^\s*(?:\/\*[^]*?\*\/\s*)*/, '').toLowerCase();
   if (!/^(?:insert|update|with)\b/.test(text) || text.includes('--') || text.includes('/*')) return null;
   if (UNKNOWN_EFFECT.test(text)) return null;
+  if (/\binsert\b(?!\s+into\b)/.test(text)) return null;
   const tables = new Set<string>();
-  for (const word of text.matchAll(/\b(insert|update)\b/g)) {
-    const at = word.index + word[0].length;
-    if (word[1] === 'update' && NOT_A_TARGET.test(text.slice(Math.max(0, word.index - 24), word.index))) continue;
-    const rest = word[1] === 'insert' ? /\s+into\b/y : null;
-    let from = at;
-    if (rest) {
-      rest.lastIndex = at;
-      if (!rest.exec(text)) return null;
-      from = rest.lastIndex;
-    }
-    TARGET.lastIndex = from;
+  for (const word of text.matchAll(/\b(?:insert\s+into|update)\b/g)) {
+    if (word[0] === 'update' && NOT_A_TARGET.test(text.slice(Math.max(0, word.index - 24), word.index))) continue;
+    TARGET.lastIndex = word.index + word[0].length;
     const target = TARGET.exec(text);
     if (!target) return null;
     const name = target[1];
