@@ -4,6 +4,7 @@
  */
 import {
   LIFECYCLE,
+  addMemories,
   type RetrievalDeps,
   type TenantAuth,
   createRetrievalDeps,
@@ -12,12 +13,12 @@ import {
   retrieveRequest,
   runLifecyclePass,
 } from '@memory/core';
-import { type Database, and, claimRevisions, eq, memories, sql } from '@memory/db';
+import { type Database, and, claimRevisions, endUsers, eq, memories, sql } from '@memory/db';
 import { InngestTestEngine } from '@inngest/test';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createInngestClient } from './inngest';
 import { LIFECYCLE_CRON, LifecycleScheduler, createLifecycleFunction, runLifecycle } from './lifecycle';
-import { openTestDatabase, memoryVersionOf, queueConversation, runQueuedJobs } from './test-support';
+import { openTestDatabase, memoryVersionOf, queueConversation, runQueuedJobs, testAddDeps } from './test-support';
 
 let database: Database;
 beforeAll(async () => {
@@ -119,7 +120,7 @@ describe('runLifecyclePass', () => {
     const now = later(new Date(), 400);
     await database.db.update(memories).set({ status: 'inactive' }).where(eq(memories.id, a.byText('The user loves swing.').id));
     expect(await runLifecyclePass(database.db, new Date(), { tenantId: a.auth.tenantId })).toMatchObject({ stepped: 0 });
-    expect(await runLifecyclePass(database.db, now, { tenantId: a.auth.tenantId, batchSize: 1 })).toEqual({
+    expect(await runLifecyclePass(database.db, now, { tenantId: a.auth.tenantId, batchSize: 1, userBatchSize: 1 })).toEqual({
       stepped: 2,
       archived: 2,
       users_changed: 2, // one bump per batch that changed the user
@@ -129,6 +130,36 @@ describe('runLifecyclePass', () => {
     expect((await memoryRow(b.byText('The user loves polka.').id))).toMatchObject({ status: 'active', lifecycleAt: null });
     // archived, never deleted
     expect(await database.db.select().from(memories).where(eq(memories.tenantId, a.auth.tenantId))).toHaveLength(3);
+  });
+
+  it('steps whole users per batch, so a user is bumped once per pass however many batches its memories fill', async () => {
+    const u = await userWithMemories('I love tango. I love salsa. I love swing.');
+    const other = await addMemories(
+      testAddDeps(database.db),
+      u.auth,
+      { external_user_id: 'u2', messages: [{ role: 'user', content: 'I love polka. I love waltz.' }] },
+      { requestId: crypto.randomUUID() },
+    );
+    expect(other.body.job_id).toBeTruthy();
+    await runQueuedJobs(database);
+    const versions = async () =>
+      Object.fromEntries(
+        (await database.db.select().from(endUsers).where(eq(endUsers.tenantId, u.auth.tenantId))).map((e) => [e.externalUserId, e.memoryVersion]),
+      );
+    const before = await versions();
+    // Batches of 2 over users of 3 and 2 memories: whichever user comes first in the order fills the first
+    // selection alone or shares it; either way each user is stepped in one transaction and bumped once.
+    const result = await runLifecyclePass(database.db, later(new Date(), 400), { tenantId: u.auth.tenantId, batchSize: 2 });
+    expect(result).toEqual({ stepped: 5, archived: 5, users_changed: 2, busy: false });
+    const after = await versions();
+    expect(after).toEqual({ u1: before.u1 + 1, u2: before.u2 + 1 });
+
+    // a user with more due memories than userBatchSize is stepped (and bumped) once per userBatchSize
+    const many = await userWithMemories('I love tango. I love salsa. I love swing.');
+    const versionBefore = await memoryVersionOf(database, many.auth.tenantId);
+    const split = await runLifecyclePass(database.db, later(new Date(), 400), { tenantId: many.auth.tenantId, batchSize: 1, userBatchSize: 2 });
+    expect(split).toEqual({ stepped: 3, archived: 3, users_changed: 2, busy: false });
+    expect(await memoryVersionOf(database, many.auth.tenantId)).toBe(versionBefore + 2);
   });
 });
 

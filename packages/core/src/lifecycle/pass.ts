@@ -2,11 +2,12 @@
  * The lifecycle pass: applies `lifecycleStep` (./rules.ts) to every active memory that has not been
  * stepped for a day, writes the new importance and `lifecycle_at`, archives the memories that fell below
  * the threshold (with a claim revision ledger entry, actor `lifecycle`; nothing is deleted) and bumps the
- * `memory_version` of each user whose memories changed, so retrieval's hot tier reloads them.
+ * `memory_version` of each user whose memories changed, so retrieval's hot tier reloads them. A batch holds
+ * whole users (up to `userBatchSize` memories of one), so a user is bumped once per pass, not once per batch.
  *
  * The scheduled job (packages/jobs/src/lifecycle.ts) runs it under Inngest (cron) or the embedded scheduler.
  */
-import { type Db, and, eq, memories, rows, sql } from '@memory/db';
+import { type Db, and, eq, gt, memories, rows, sql } from '@memory/db';
 import { ledgerRow } from '../memories/ledger';
 import { MemoryWriter } from '../memories/writer';
 import { LIFECYCLE, lifecycleStep } from './rules';
@@ -21,6 +22,8 @@ export interface LifecyclePassOptions {
   tenantId?: string;
   /** Memories per batch (default LIFECYCLE.batchSize). Each batch is one short transaction. */
   batchSize?: number;
+  /** The most memories of one user in one batch (default LIFECYCLE.userBatchSize, at least `batchSize`). */
+  userBatchSize?: number;
   /** When set, each batch first takes `pg_try_advisory_xact_lock(lockKey)`; if taken, the pass stops (`busy`). */
   lockKey?: number;
 }
@@ -41,6 +44,7 @@ const VISIBLE_CHANGE = 1e-4;
 
 export async function runLifecyclePass(db: Db, now: Date, opts: LifecyclePassOptions = {}): Promise<LifecyclePassResult> {
   const batchSize = Math.max(1, Math.floor(opts.batchSize ?? LIFECYCLE.batchSize));
+  const sizes = { batchSize, userBatchSize: Math.max(batchSize, Math.floor(opts.userBatchSize ?? LIFECYCLE.userBatchSize)) };
   const total: LifecyclePassResult = { stepped: 0, archived: 0, users_changed: 0, busy: false };
   for (;;) {
     const batch = await db.transaction(async (tx) => {
@@ -48,35 +52,49 @@ export async function runLifecyclePass(db: Db, now: Date, opts: LifecyclePassOpt
         const [lock] = await rows<{ locked: boolean }>(tx, sql`SELECT pg_try_advisory_xact_lock(${opts.lockKey}) AS locked`);
         if (!lock?.locked) return null;
       }
-      return stepBatch(tx, now, batchSize, opts.tenantId);
+      return stepBatch(tx, now, sizes, opts.tenantId);
     });
     if (batch === null) return { ...total, busy: true };
     total.stepped += batch.stepped;
     total.archived += batch.archived;
     total.users_changed += batch.usersChanged;
-    if (batch.stepped < batchSize) return total;
+    if (!batch.more) return total;
   }
 }
 
-async function stepBatch(tx: Db, now: Date, batchSize: number, tenantId: string | undefined) {
+async function stepBatch(tx: Db, now: Date, sizes: { batchSize: number; userBatchSize: number }, tenantId: string | undefined) {
   const dueBefore = new Date(now.getTime() - LIFECYCLE.minStepHours * 3_600_000);
   // Due: active and not stepped (or, never stepped, not created) in the last day. Rows another transaction
   // is writing are left for the next run; each stepped row leaves the due set, so the loop ends.
-  const due = await tx
-    .select()
-    .from(memories)
-    .where(
-      and(
-        eq(memories.status, 'active'),
-        tenantId ? eq(memories.tenantId, tenantId) : undefined,
-        // an ISO string with an explicit cast: postgres.js (unlike PGlite) cannot bind a Date to an untyped parameter
-        sql`coalesce(${memories.lifecycleAt}, ${memories.createdAt}) <= ${dueBefore.toISOString()}::timestamptz`,
-      ),
-    )
-    .orderBy(memories.id)
-    .limit(batchSize)
-    .for('update', { skipLocked: true });
-  if (due.length === 0) return { stepped: 0, archived: 0, usersChanged: 0 };
+  const selectDue = (limit: number, after?: { userId: string; id: string }) =>
+    tx
+      .select()
+      .from(memories)
+      .where(
+        and(
+          eq(memories.status, 'active'),
+          tenantId ? eq(memories.tenantId, tenantId) : undefined,
+          after ? and(eq(memories.userId, after.userId), gt(memories.id, after.id)) : undefined,
+          // an ISO string with an explicit cast: postgres.js (unlike PGlite) cannot bind a Date to an untyped parameter
+          sql`coalesce(${memories.lifecycleAt}, ${memories.createdAt}) <= ${dueBefore.toISOString()}::timestamptz`,
+        ),
+      )
+      .orderBy(memories.userId, memories.id)
+      .limit(limit)
+      .for('update', { skipLocked: true });
+  let due = await selectDue(sizes.batchSize);
+  // more may be due when the selection came back full
+  const more = due.length === sizes.batchSize;
+  if (more) {
+    // Whole users per batch, so each changed user is bumped once (one hot-tier reload), in the transaction
+    // that wrote its last change: the last user of a full batch may go on past it, so it waits for the next
+    // batch (which it starts), unless it fills the batch alone; then the rest of its due memories join this
+    // batch, up to userBatchSize.
+    const last = due[due.length - 1];
+    if (due[0].userId !== last.userId) due = due.filter((m) => m.userId !== last.userId);
+    else due = due.concat(await selectDue(sizes.userBatchSize - due.length, last));
+  }
+  if (due.length === 0) return { stepped: 0, archived: 0, usersChanged: 0, more };
 
   const updates: { id: string; importance: number; archive: boolean }[] = [];
   // one write path per tenant (memories/writer.ts): ledger rows, memory.archived events, version bumps
@@ -123,5 +141,5 @@ async function stepBatch(tx: Db, now: Date, batchSize: number, tenantId: string 
     updates.map((u) => ({ ...u, lifecycle_at: at })),
   );
   for (const w of writers.values()) await w.commit();
-  return { stepped: due.length, archived, usersChanged: changedUsers.size };
+  return { stepped: due.length, archived, usersChanged: changedUsers.size, more };
 }
