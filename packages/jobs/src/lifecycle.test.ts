@@ -120,10 +120,10 @@ describe('runLifecyclePass', () => {
     const now = later(new Date(), 400);
     await database.db.update(memories).set({ status: 'inactive' }).where(eq(memories.id, a.byText('The user loves swing.').id));
     expect(await runLifecyclePass(database.db, new Date(), { tenantId: a.auth.tenantId })).toMatchObject({ stepped: 0 });
-    expect(await runLifecyclePass(database.db, now, { tenantId: a.auth.tenantId, batchSize: 1, userBatchSize: 1 })).toEqual({
+    expect(await runLifecyclePass(database.db, now, { tenantId: a.auth.tenantId, batchSize: 1 })).toEqual({
       stepped: 2,
       archived: 2,
-      users_changed: 2, // one bump per batch that changed the user
+      users_changed: 2, // an archival bumps its user in its own batch
       busy: false,
     });
     expect((await memoryRow(a.byText('The user loves swing.').id)).status).toBe('inactive');
@@ -132,7 +132,7 @@ describe('runLifecyclePass', () => {
     expect(await database.db.select().from(memories).where(eq(memories.tenantId, a.auth.tenantId))).toHaveLength(3);
   });
 
-  it('steps whole users per batch, so a user is bumped once per pass however many batches its memories fill', async () => {
+  it('bumps each user once per pass, in the batch that steps its last due memory, however many batches it spans', async () => {
     const u = await userWithMemories('I love tango. I love salsa. I love swing.');
     const other = await addMemories(
       testAddDeps(database.db),
@@ -147,19 +147,26 @@ describe('runLifecyclePass', () => {
         (await database.db.select().from(endUsers).where(eq(endUsers.tenantId, u.auth.tenantId))).map((e) => [e.externalUserId, e.memoryVersion]),
       );
     const before = await versions();
-    // Batches of 2 over users of 3 and 2 memories: whichever user comes first in the order fills the first
-    // selection alone or shares it; either way each user is stepped in one transaction and bumped once.
-    const result = await runLifecyclePass(database.db, later(new Date(), 400), { tenantId: u.auth.tenantId, batchSize: 2 });
-    expect(result).toEqual({ stepped: 5, archived: 5, users_changed: 2, busy: false });
-    const after = await versions();
-    expect(after).toEqual({ u1: before.u1 + 1, u2: before.u2 + 1 });
+    // Batches of 2 over users of 3 and 2 memories (in either order, one user's memories span two batches),
+    // 30 days on (decay, nothing archived): each user is bumped once, by the batch with its last due memory.
+    const result = await runLifecyclePass(database.db, later(new Date(), 30), { tenantId: u.auth.tenantId, batchSize: 2 });
+    expect(result).toEqual({ stepped: 5, archived: 0, users_changed: 2, busy: false });
+    expect(await versions()).toEqual({ u1: before.u1 + 1, u2: before.u2 + 1 });
+  });
 
-    // a user with more due memories than userBatchSize is stepped (and bumped) once per userBatchSize
-    const many = await userWithMemories('I love tango. I love salsa. I love swing.');
-    const versionBefore = await memoryVersionOf(database, many.auth.tenantId);
-    const split = await runLifecyclePass(database.db, later(new Date(), 400), { tenantId: many.auth.tenantId, batchSize: 1, userBatchSize: 2 });
-    expect(split).toEqual({ stepped: 3, archived: 3, users_changed: 2, busy: false });
-    expect(await memoryVersionOf(database, many.auth.tenantId)).toBe(versionBefore + 2);
+  it('bumps a user whose memories an earlier pass stepped only in part, however little the rest changes', async () => {
+    const u = await userWithMemories('I love tango. I love salsa. I love swing.');
+    const start = new Date();
+    // a pass that stopped after stepping one of the three memories (its batch committed without the bump)
+    await database.db.update(memories).set({ lifecycleAt: later(start, 30) }).where(eq(memories.id, u.byText('The user loves tango.').id));
+    // the other two are durable facts at their floor, so this step changes nothing in them
+    await database.db
+      .update(memories)
+      .set({ category: 'fact', importance: LIFECYCLE.floors.fact })
+      .where(and(eq(memories.tenantId, u.auth.tenantId), sql`${memories.content} <> 'The user loves tango.'`));
+    const version = await memoryVersionOf(database, u.auth.tenantId);
+    expect(await runLifecyclePass(database.db, later(start, 30.5), { tenantId: u.auth.tenantId })).toEqual({ stepped: 2, archived: 0, users_changed: 1, busy: false });
+    expect(await memoryVersionOf(database, u.auth.tenantId)).toBe(version + 1);
   });
 });
 

@@ -2,8 +2,8 @@
  * The lifecycle pass: applies `lifecycleStep` (./rules.ts) to every active memory that has not been
  * stepped for a day, writes the new importance and `lifecycle_at`, archives the memories that fell below
  * the threshold (with a claim revision ledger entry, actor `lifecycle`; nothing is deleted) and bumps the
- * `memory_version` of each user whose memories changed, so retrieval's hot tier reloads them. A batch holds
- * whole users (up to `userBatchSize` memories of one), so a user is bumped once per pass, not once per batch.
+ * `memory_version` of each user it stepped, once per pass (in the batch that steps the user's last due memory,
+ * and at once for an archival), so retrieval's hot tier reloads them.
  *
  * The scheduled job (packages/jobs/src/lifecycle.ts) runs it under Inngest (cron) or the embedded scheduler.
  */
@@ -22,8 +22,6 @@ export interface LifecyclePassOptions {
   tenantId?: string;
   /** Memories per batch (default LIFECYCLE.batchSize). Each batch is one short transaction. */
   batchSize?: number;
-  /** The most memories of one user in one batch (default LIFECYCLE.userBatchSize, at least `batchSize`). */
-  userBatchSize?: number;
   /** When set, each batch first takes `pg_try_advisory_xact_lock(lockKey)`; if taken, the pass stops (`busy`). */
   lockKey?: number;
 }
@@ -33,18 +31,14 @@ export interface LifecyclePassResult {
   stepped: number;
   /** Memories archived by this pass. */
   archived: number;
-  /** Users whose memory_version was bumped. */
+  /** memory_version bumps, one per user and batch (a user bumped for an archival and at its end counts twice). */
   users_changed: number;
   /** True when the pass stopped because another process held the lifecycle lock. */
   busy: boolean;
 }
 
-/** Importance changes smaller than this are written but do not invalidate the hot tier. */
-const VISIBLE_CHANGE = 1e-4;
-
 export async function runLifecyclePass(db: Db, now: Date, opts: LifecyclePassOptions = {}): Promise<LifecyclePassResult> {
   const batchSize = Math.max(1, Math.floor(opts.batchSize ?? LIFECYCLE.batchSize));
-  const sizes = { batchSize, userBatchSize: Math.max(batchSize, Math.floor(opts.userBatchSize ?? LIFECYCLE.userBatchSize)) };
   const total: LifecyclePassResult = { stepped: 0, archived: 0, users_changed: 0, busy: false };
   for (;;) {
     const batch = await db.transaction(async (tx) => {
@@ -52,7 +46,7 @@ export async function runLifecyclePass(db: Db, now: Date, opts: LifecyclePassOpt
         const [lock] = await rows<{ locked: boolean }>(tx, sql`SELECT pg_try_advisory_xact_lock(${opts.lockKey}) AS locked`);
         if (!lock?.locked) return null;
       }
-      return stepBatch(tx, now, sizes, opts.tenantId);
+      return stepBatch(tx, now, batchSize, opts.tenantId);
     });
     if (batch === null) return { ...total, busy: true };
     total.stepped += batch.stepped;
@@ -62,39 +56,41 @@ export async function runLifecyclePass(db: Db, now: Date, opts: LifecyclePassOpt
   }
 }
 
-async function stepBatch(tx: Db, now: Date, sizes: { batchSize: number; userBatchSize: number }, tenantId: string | undefined) {
+async function stepBatch(tx: Db, now: Date, batchSize: number, tenantId: string | undefined) {
   const dueBefore = new Date(now.getTime() - LIFECYCLE.minStepHours * 3_600_000);
   // Due: active and not stepped (or, never stepped, not created) in the last day. Rows another transaction
   // is writing are left for the next run; each stepped row leaves the due set, so the loop ends.
-  const selectDue = (limit: number, after?: { userId: string; id: string }) =>
-    tx
-      .select()
-      .from(memories)
-      .where(
-        and(
-          eq(memories.status, 'active'),
-          tenantId ? eq(memories.tenantId, tenantId) : undefined,
-          after ? and(eq(memories.userId, after.userId), gt(memories.id, after.id)) : undefined,
-          // an ISO string with an explicit cast: postgres.js (unlike PGlite) cannot bind a Date to an untyped parameter
-          sql`coalesce(${memories.lifecycleAt}, ${memories.createdAt}) <= ${dueBefore.toISOString()}::timestamptz`,
-        ),
-      )
-      .orderBy(memories.userId, memories.id)
-      .limit(limit)
-      .for('update', { skipLocked: true });
-  let due = await selectDue(sizes.batchSize);
+  const isDue = and(
+    eq(memories.status, 'active'),
+    // an ISO string with an explicit cast: postgres.js (unlike PGlite) cannot bind a Date to an untyped parameter
+    sql`coalesce(${memories.lifecycleAt}, ${memories.createdAt}) <= ${dueBefore.toISOString()}::timestamptz`,
+  );
+  const due = await tx
+    .select()
+    .from(memories)
+    .where(and(isDue, tenantId ? eq(memories.tenantId, tenantId) : undefined))
+    // in user order, so a user's due memories are stepped in consecutive batches
+    .orderBy(memories.userId, memories.id)
+    .limit(batchSize)
+    .for('update', { skipLocked: true });
+  if (due.length === 0) return { stepped: 0, archived: 0, usersChanged: 0, more: false };
   // more may be due when the selection came back full
-  const more = due.length === sizes.batchSize;
+  const more = due.length === batchSize;
+
+  // A user is bumped once, by the batch that steps its last due memory (a bump makes retrieval rebuild the
+  // user's whole set; a user with 10,000 due memories was bumped by 20 batches). Only the last user of a full
+  // batch can have due memories after it; it waits while it has. The bump does not depend on how much this
+  // batch changed: an earlier pass may have stepped the user's other memories and stopped before its bump.
+  const finished = new Set(due.map((m) => m.userId));
   if (more) {
-    // Whole users per batch, so each changed user is bumped once (one hot-tier reload), in the transaction
-    // that wrote its last change: the last user of a full batch may go on past it, so it waits for the next
-    // batch (which it starts), unless it fills the batch alone; then the rest of its due memories join this
-    // batch, up to userBatchSize.
     const last = due[due.length - 1];
-    if (due[0].userId !== last.userId) due = due.filter((m) => m.userId !== last.userId);
-    else due = due.concat(await selectDue(sizes.userBatchSize - due.length, last));
+    const [after] = await tx
+      .select({ id: memories.id })
+      .from(memories)
+      .where(and(isDue, eq(memories.userId, last.userId), gt(memories.id, last.id)))
+      .limit(1);
+    if (after) finished.delete(last.userId);
   }
-  if (due.length === 0) return { stepped: 0, archived: 0, usersChanged: 0, more };
 
   const updates: { id: string; importance: number; archive: boolean }[] = [];
   // one write path per tenant (memories/writer.ts): ledger rows, memory.archived events, version bumps
@@ -104,16 +100,15 @@ async function stepBatch(tx: Db, now: Date, sizes: { batchSize: number; userBatc
     if (!w) writers.set(tenant, (w = new MemoryWriter(tx, tenant)));
     return w;
   };
-  const changedUsers = new Set<string>();
+  const bumped = new Set(finished);
   let archived = 0;
   for (const m of due) {
     const step = lifecycleStep(m, now);
     updates.push({ id: m.id, importance: step.importance, archive: step.archive });
-    if (step.archive || Math.abs(step.importance - m.importance) >= VISIBLE_CHANGE) {
-      changedUsers.add(m.userId);
-      writerOf(m.tenantId).touch(m.userId);
-    }
+    if (finished.has(m.userId)) writerOf(m.tenantId).touch(m.userId);
     if (step.archive) {
+      // an archived memory leaves retrieval at once: the ledger entry bumps its user in this batch
+      bumped.add(m.userId);
       archived++;
       writerOf(m.tenantId).record({
         ...ledgerRow(m, {
@@ -141,5 +136,5 @@ async function stepBatch(tx: Db, now: Date, sizes: { batchSize: number; userBatc
     updates.map((u) => ({ ...u, lifecycle_at: at })),
   );
   for (const w of writers.values()) await w.commit();
-  return { stepped: due.length, archived, usersChanged: changedUsers.size, more };
+  return { stepped: due.length, archived, usersChanged: bumped.size, more };
 }

@@ -37,12 +37,6 @@ export const LIFECYCLE = {
   minStepHours: 24,
   /** Memories per statement of the pass. */
   batchSize: 500,
-  /**
-   * The most memories of one user a batch steps in one transaction. A batch holds whole users, so each user's
-   * `memory_version` is bumped once per pass (one hot-tier reload), not once per 500 of its memories; a user
-   * with more due memories than this is stepped in several transactions of this size.
-   */
-  userBatchSize: 5_000,
 } as const;
 
 export const floorFor = (category: string): number => LIFECYCLE.floors[category] ?? LIFECYCLE.defaultFloor;
