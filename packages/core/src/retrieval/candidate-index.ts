@@ -230,12 +230,16 @@ export function postingsOf(idx: CandidateIndex, term: string): number[] {
   return list;
 }
 
-/** Exact BM25 of the query against every memory of the index (0 for memories without a query term). */
-export function bm25Scores(idx: CandidateIndex, query: string): Float64Array {
+/**
+ * Exact BM25 of the query against every memory of the index (0 for memories without a query term). `terms`:
+ * the query's stems with a weight each, when they are not just its words at weight 1 (retrieval adds a group's
+ * member words at a lower weight, group-words.ts).
+ */
+export function bm25Scores(idx: CandidateIndex, query: string, terms?: ReadonlyMap<string, number>): Float64Array {
   const n = idx.memories.length;
   const lexical = new Float64Array(n);
-  const queryTerms = [...new Set(termFrequencies(query).keys())];
-  for (const term of queryTerms) {
+  const queryTerms = terms ?? new Map([...termFrequencies(query).keys()].map((t) => [t, 1]));
+  for (const [term, weight] of queryTerms) {
     const list = postingsOf(idx, term);
     if (list.length === 0) continue;
     let df = 0;
@@ -249,7 +253,7 @@ export function bm25Scores(idx: CandidateIndex, query: string): Float64Array {
         j++;
       }
       const norm = tf + RANKING.k1 * (1 - RANKING.b + (RANKING.b * idx.memories[i].length) / (idx.avgLength || 1));
-      lexical[i] += (idf * tf * (RANKING.k1 + 1)) / norm;
+      lexical[i] += (weight * idf * tf * (RANKING.k1 + 1)) / norm;
     }
   }
   return lexical;

@@ -5,6 +5,7 @@
  */
 import { type WordVectors, cosine, dotAt } from '../text/word-vectors';
 import { type CandidateIndex, type IndexedMemory, type Ranked, bm25Scores } from './candidate-index';
+import { withGroupMembers } from './group-words';
 import { type LayerWeights, MEMORY_WEIGHTS, RANKING } from './weights';
 
 /**
@@ -117,7 +118,8 @@ export function scoreCandidates(
   const n = idx.memories.length;
   const { columns } = idx;
   // lexical, mapped into [0, 1); an item sharing a stem with the query matches it (the relevance floor)
-  const lexical = bm25Scores(idx, query);
+  // a group word ("siblings", "pets") also matches its members' words ("sister", "dog")
+  const lexical = bm25Scores(idx, query, withGroupMembers(query));
   // which items match the query at all; a general query matches everything
   const matched = new Uint8Array(n).fill(prepared.general ? 1 : 0);
   for (let i = 0; i < n; i++) {

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../text/terms';
+import { bm25Scores, buildIndex } from './candidate-index';
+import { GROUP_MEMBER_WEIGHT, withGroupMembers } from './group-words';
+
+const stems = (query: string) => [...withGroupMembers(query).keys()];
+
+describe('withGroupMembers', () => {
+  it('adds the words a group is named by in its members', () => {
+    expect(stems('How many siblings do I have?')).toEqual(expect.arrayContaining(analyze('brother sister')));
+    expect(stems('What do my parents do for a living?')).toEqual(expect.arrayContaining(analyze('mom dad mother father')));
+    expect(stems("What are my pets' names?")).toEqual(expect.arrayContaining(analyze('dog cat puppy')));
+    expect(stems('Which instruments have I been learning?')).toEqual(expect.arrayContaining(analyze('cello ukulele')));
+  });
+
+  it('keeps the query stems first, adds each member once, and leaves other queries alone', () => {
+    const s = stems('my kids and my children');
+    expect(s.slice(0, 2)).toEqual(analyze('kids children'));
+    expect(new Set(s).size).toBe(s.length);
+    expect(stems('Where do I live these days?')).toEqual(analyze('Where do I live these days?'));
+    // the singular of a relation is a role or a time, not the group
+    expect(stems('Who became a parent first?')).toEqual(analyze('Who became a parent first?'));
+    expect(stems('What did I collect when I was a kid?')).toEqual(analyze('What did I collect when I was a kid?'));
+    expect(stems('Do I have a pet?')).toEqual(expect.arrayContaining(analyze('dog cat')));
+  });
+});
+
+describe('bm25Scores with member words', () => {
+  const texts = ['The user has an older sister named Ana who lives in Lisbon.', 'The user visited a museum in Lisbon.', 'The user adopted a puppy named Biscuit.'];
+  const idx = buildIndex(
+    texts.map((_, i) => ({ id: String(i), category: 'fact', importance: 0.5, agentId: null, createdAt: 0 })),
+    texts,
+    null,
+  );
+
+  it('finds a member by its group word only when asked to', () => {
+    expect([...bm25Scores(idx, 'How many siblings do I have?')]).toEqual([0, 0, 0]);
+    const scores = bm25Scores(idx, 'How many siblings do I have?', withGroupMembers('How many siblings do I have?'));
+    expect(scores[0]).toBeGreaterThan(0);
+    expect(scores[1]).toBe(0);
+    expect(bm25Scores(idx, 'Tell me about my pets', withGroupMembers('Tell me about my pets'))[2]).toBeGreaterThan(0);
+  });
+
+  it('weighs a member word GROUP_MEMBER_WEIGHT times the same word asked for', () => {
+    const asked = bm25Scores(idx, 'my sister', withGroupMembers('my sister'))[0];
+    const viaGroup = bm25Scores(idx, 'my siblings', withGroupMembers('my siblings'))[0];
+    expect(viaGroup).toBeCloseTo(asked * GROUP_MEMBER_WEIGHT, 9);
+  });
+});
