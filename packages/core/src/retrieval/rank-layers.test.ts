@@ -106,9 +106,10 @@ describe('rankLayers: a reply that quotes its prompt', () => {
       { id: 'q', category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [0] },
       // the reply quotes message 0 whole, so it stands for both messages
       { id: 'a', category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [0, 1] },
+      // a later message that matches less ("ordered" is not a form of "buy", verb-forms.ts)
       { id: 'later', category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [2] },
     ],
-    ['Which sushi knife should I buy?', 'For sushi, buy a yanagiba knife: its long single-bevel blade slices fish cleanly.', 'I bought the sushi knife.'],
+    ['Which sushi knife should I buy?', 'For sushi, buy a yanagiba knife: its long single-bevel blade slices fish cleanly.', 'I ordered the sushi knife.'],
     null,
   );
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { wordVectors } from '../text/word-vectors';
 import { buildIndex } from './candidate-index';
+import { withGroupMembers } from './group-words';
 import { answerPattern } from './score';
 import { type PreparedQuery, type RankFilters, scoreCandidates } from './score-layer';
 import { MEMORY_WEIGHTS, PASSAGE_WEIGHTS } from './weights';
@@ -48,7 +49,7 @@ function randomIndex(r: () => number, n: number) {
 }
 
 function prepared(query: string): PreparedQuery {
-  return { general: false, answer: answerPattern(query), vectors, vector: vectors?.embed(query) ?? null };
+  return { general: false, answer: answerPattern(query), vectors, vector: vectors?.embed(query) ?? null, terms: withGroupMembers(query) };
 }
 
 describe('scoreCandidates: a short list is the head of the whole ranking', () => {

@@ -5,7 +5,6 @@
  */
 import { type WordVectors, cosine, dotAt } from '../text/word-vectors';
 import { type CandidateIndex, type IndexedMemory, type Ranked, bm25Scores } from './candidate-index';
-import { withGroupMembers } from './group-words';
 import { type LayerWeights, MEMORY_WEIGHTS, RANKING } from './weights';
 
 /**
@@ -59,6 +58,11 @@ export interface PreparedQuery {
   /** The word vectors that made `vector`; an index built with others embeds the query itself. */
   vectors: WordVectors | null;
   vector: Float32Array | null;
+  /**
+   * The query's BM25 terms with their weights: its stems, a group word's members (group-words.ts) and an irregular
+   * verb's other forms (verb-forms.ts). Made once per retrieve for both layers.
+   */
+  terms: ReadonlyMap<string, number>;
 }
 
 /**
@@ -118,8 +122,8 @@ export function scoreCandidates(
   const n = idx.memories.length;
   const { columns } = idx;
   // lexical, mapped into [0, 1); an item sharing a stem with the query matches it (the relevance floor)
-  // a group word ("siblings", "pets") also matches its members' words ("sister", "dog")
-  const lexical = bm25Scores(idx, query, withGroupMembers(query));
+  // a group word ("siblings", "pets") also matches its members' words ("sister", "dog"), "buy" also "bought"
+  const lexical = bm25Scores(idx, query, prepared.terms);
   // which items match the query at all; a general query matches everything
   const matched = new Uint8Array(n).fill(prepared.general ? 1 : 0);
   for (let i = 0; i < n; i++) {

@@ -31,6 +31,8 @@
 import { analyze, contentWords } from '../text/terms';
 import { type CandidateIndex, type IndexedMemory, type LayeredRanked, type Ranked, holdsStem, messageKey } from './candidate-index';
 import { nearDuplicate } from './near-duplicates';
+import { withGroupMembers } from './group-words';
+import { withVerbForms } from './verb-forms';
 import { withoutRequestWording } from './scaffolding';
 import { type PreparedQuery, type QuerySignals, type RankFilters, scoreCandidates } from './score-layer';
 import { spreadHead } from './spread';
@@ -323,7 +325,13 @@ export function rankLayers(
 
 
 function prepareQuery(idx: CandidateIndex, query: string): PreparedQuery {
-  return { general: isGeneralQuery(query), answer: answerPattern(query), vectors: idx.vectors, vector: idx.vectors?.embed(query) ?? null };
+  return {
+    general: isGeneralQuery(query),
+    answer: answerPattern(query),
+    vectors: idx.vectors,
+    vector: idx.vectors?.embed(query) ?? null,
+    terms: withVerbForms(withGroupMembers(query)),
+  };
 }
 
 

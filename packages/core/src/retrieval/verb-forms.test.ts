@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../text/terms';
+import { bm25Scores, buildIndex } from './candidate-index';
+import { otherForms, withVerbForms } from './verb-forms';
+
+const asked = (query: string) => new Map(analyze(query).map((s) => [s, 1]));
+
+describe('otherForms', () => {
+  it('joins the base form and the past forms of an irregular verb, both ways', () => {
+    expect(otherForms(analyze('buy')[0])).toEqual(analyze('bought'));
+    expect(otherForms(analyze('bought')[0])).toEqual(analyze('buy'));
+    expect(otherForms(analyze('swim')[0])).toEqual(analyze('swam swum'));
+    expect(otherForms(analyze('written')[0])).toEqual(analyze('write wrote'));
+    // "selling" and "sells" are one stem with "sell" already
+    expect(otherForms(analyze('selling')[0])).toEqual(analyze('sold'));
+  });
+
+  it('leaves light verbs, forms that are mostly other words, and regular verbs alone', () => {
+    for (const w of ['get', 'got', 'went', 'take', 'made', 'thought', 'found', 'left', 'rose', 'shot', 'bit', 'paint', 'visited']) {
+      expect(otherForms(analyze(w)[0] ?? w)).toEqual([]);
+    }
+  });
+});
+
+describe('withVerbForms', () => {
+  it("adds the verb's other forms at the query term's weight, and keeps every term already there", () => {
+    const terms = withVerbForms(new Map([...asked('Where did I meet Lena?'), ['lena', 0.5]]));
+    expect(terms.get(analyze('met')[0])).toBe(1);
+    expect(terms.get('lena')).toBe(0.5);
+    const sold = withVerbForms(new Map([[analyze('sell')[0], 0.5], [analyze('sold')[0], 1]]));
+    expect(sold.get(analyze('sold')[0])).toBe(1);
+    expect(sold.get(analyze('sell')[0])).toBe(0.5);
+    expect([...withVerbForms(asked('Which museum did I visit in Rome?')).keys()]).toEqual(analyze('Which museum did I visit in Rome?'));
+  });
+
+  it('finds what was told in the past by the question asked with the base form', () => {
+    const texts = ['I bought a cast-iron skillet at the flea market.', 'We met at a climbing gym in Leeds.', 'I walked to the flea market.'];
+    const idx = buildIndex(
+      texts.map((_, i) => ({ id: String(i), category: 'conversation', importance: 0, agentId: null, createdAt: 0 })),
+      texts,
+      null,
+    );
+    const q1 = 'What did I buy at the flea market?';
+    // both match "flea market" only; the skillet's longer line scores lower
+    expect(bm25Scores(idx, q1)[0]).toBeLessThan(bm25Scores(idx, q1)[2]);
+    const scores = bm25Scores(idx, q1, withVerbForms(asked(q1)));
+    expect(scores[0]).toBeGreaterThan(scores[2]);
+    const q2 = 'Where did they meet?';
+    expect(bm25Scores(idx, q2)[1]).toBe(0);
+    expect(bm25Scores(idx, q2, withVerbForms(asked(q2)))[1]).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * The forms of an irregular verb. A question asks with the base form after "did" ("What did I buy?", "Where did
+ * she meet Anna?", "Which book did he read?"); the conversation tells it in the past ("I bought a smoker", "we met
+ * at yoga in the park"). The Snowball stemmer makes "buying" and "buys" one term with "buy", but "bought", "met"
+ * and "went" stay apart, so BM25 never matched them. A query term that is a form of one of these verbs also
+ * matches its other forms, at the weight of the query term itself (it is the same word).
+ *
+ * Only the lemma's own forms, no synonyms, and only verbs that carry the meaning of the sentence. The light verbs
+ * ("get", "go", "come", "make", "take", "give", "say", "see", "know", "think", "find", "tell", "feel", "keep",
+ * "leave", "mean") mostly serve other words in a question ("getting around Tokyo", "take a cocktail class", "I
+ * was thinking", "publications I might find interesting"), and their past forms are in a large part of all
+ * conversation, so joining them matched everything. Left out too are forms that are as often another word, whose matches would
+ * mostly be wrong: "rose", "ground", "wound", "lay", "bore", "bit" ("a bit"), "shot" ("a flu shot"), "dove",
+ * "ring", and the verbs whose forms are all alike ("put", "cut", "read").
+ */
+import { analyze } from '../text/terms';
+
+const VERBS = `
+  become became | begin began begun | bend bent | bleed bled | blow blew blown | break broke broken | breed bred
+  bring brought | build built | burn burnt | buy bought | catch caught | choose chose chosen | deal dealt
+  dig dug | draw drew drawn | dream dreamt | drink drank drunk | drive drove driven | eat ate eaten
+  fall fell fallen | feed fed | fight fought | flee fled | fly flew flown | forget forgot forgotten
+  forgive forgave forgiven | freeze froze frozen | grow grew grown | hang hung | hear heard | hide hid hidden
+  hold held | lead led | learn learnt | lend lent | light lit | lose lost | meet met | overcome overcame
+  pay paid | ride rode ridden | run ran | seek sought | sell sold | send sent | shake shook shaken | shine shone
+  sing sang sung | sink sank sunk | sit sat | sleep slept | slide slid | speak spoke spoken | spend spent
+  spin spun | stand stood | steal stole stolen | stick stuck | strike struck | swim swam swum | swing swung
+  teach taught | tear tore torn | throw threw thrown | undergo underwent undergone | understand understood
+  wake woke woken | wear wore worn | weep wept | win won | withdraw withdrew withdrawn | write wrote written
+`;
+
+/** Stem → the stems of the verb's other forms. */
+const FORMS: ReadonlyMap<string, readonly string[]> = (() => {
+  const out = new Map<string, string[]>();
+  for (const group of VERBS.split(/[|\n]/)) {
+    const stems = [...new Set(analyze(group))];
+    for (const s of stems) out.set(s, [...(out.get(s) ?? []), ...stems.filter((o) => o !== s)]);
+  }
+  return out;
+})();
+
+/** The other forms of the verb `stem` is a form of (stems), or none. */
+export function otherForms(stem: string): readonly string[] {
+  return FORMS.get(stem) ?? [];
+}
+
+/**
+ * `terms` (stem → weight, as `bm25Scores` takes them) with every irregular verb form among them joined by the
+ * verb's other forms at the same weight; a stem already there keeps its own weight.
+ */
+export function withVerbForms(terms: ReadonlyMap<string, number>): Map<string, number> {
+  const out = new Map(terms);
+  for (const [stem, weight] of terms) {
+    for (const form of otherForms(stem)) if (!out.has(form)) out.set(form, weight);
+  }
+  return out;
+}
