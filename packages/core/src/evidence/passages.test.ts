@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PROMPT_MAX_WORDS, passageText, promptOf, splitMessage, splitPassages } from './passages';
+import { analyseForIndex } from '../text/analysis';
+import { PROMPT_MAX_WORDS, passageText, promptOf, questionAnswered, splitMessage, splitPassages } from './passages';
 
 describe('splitMessage', () => {
   it('keeps a short message whole', () => {
@@ -48,6 +49,80 @@ describe('splitPassages', () => {
       { role: 'user', content: "Write me a cover letter, I'm a nurse. You must keep it under 200 words." },
     ]);
     expect(p.map((x) => x.messageIndex)).toEqual([0, 3, 4]);
+  });
+});
+
+describe('questionAnswered: a reply is indexed with the question it answers', () => {
+  it("takes another person's closing question for the reply's opening passage only", () => {
+    const long = Array.from({ length: 30 }, (_, i) => `Then on day ${i} we walked along the river and ate outside.`).join(' ');
+    const p = splitPassages([
+      { role: 'user', name: 'Rosa', content: 'Welcome back! How was the sailing weekend?' },
+      { role: 'user', name: 'Tomas', content: `Windy but great, we reached the island on Saturday. ${long}` },
+    ]);
+    expect(p[0].answers).toBeUndefined();
+    expect(p[1]).toMatchObject({ messageIndex: 1, part: 0, answers: 'How was the sailing weekend?' });
+    expect(p.slice(2).length).toBeGreaterThan(0);
+    expect(p.slice(2).every((x) => x.answers === undefined)).toBe(true);
+  });
+
+  it("takes the assistant's question for the user's answer, never a question for the assistant's reply", () => {
+    const messages = [
+      { role: 'user' as const, content: 'Can you suggest a dinner for tonight?' },
+      { role: 'assistant' as const, content: 'Sure. Do you eat fish?' },
+      { role: 'user' as const, content: 'Only salmon.' },
+    ];
+    expect(questionAnswered(messages, 1)).toBeNull();
+    expect(questionAnswered(messages, 2)).toBe('Do you eat fish?');
+  });
+
+  it("ignores the speaker's own question, a question that is not at the end, and a long one", () => {
+    expect(
+      questionAnswered(
+        [
+          { role: 'user', name: 'Ana', content: 'Did I tell you about the move?' },
+          { role: 'user', name: 'Ana', content: 'We found a flat near the park.' },
+        ],
+        1,
+      ),
+    ).toBeNull();
+    expect(
+      questionAnswered(
+        [
+          { role: 'user', name: 'Ana', content: 'Are you free on Friday? I finally fixed the bike. It took me a whole week. Now it rides well.' },
+          { role: 'user', name: 'Ben', content: 'Great to hear.' },
+        ],
+        1,
+      ),
+    ).toBeNull();
+    const rambling = `Do you remember ${Array.from({ length: 30 }, () => 'that').join(' ')} place?`;
+    expect(questionAnswered([{ role: 'assistant', content: rambling }, { role: 'user', content: 'Yes.' }], 1)).toBeNull();
+  });
+
+  it('skips system and tool messages to find the message before', () => {
+    expect(
+      questionAnswered(
+        [
+          { role: 'assistant', content: 'Which city are you flying from?' },
+          { role: 'system', content: 'Flight search enabled.' },
+          { role: 'user', content: 'Oslo.' },
+        ],
+        2,
+      ),
+    ).toBe('Which city are you flying from?');
+  });
+
+  it("indexes the question's words with the answer that lacks them, without changing what it says", () => {
+    const [, answer] = splitPassages([
+      { role: 'user', name: 'Rosa', content: 'How was the sailing weekend?' },
+      { role: 'user', name: 'Tomas', content: 'Windy but great, we reached the island.' },
+    ]);
+    expect(answer.content).toBe('Windy but great, we reached the island.');
+    const plain = analyseForIndex(answer.content, null).terms.split(' ');
+    const indexed = analyseForIndex(answer.content, null, answer.answers).terms.split(' ');
+    expect(plain).not.toContain('sail');
+    expect(indexed).toContain('sail');
+    expect(indexed).toContain('weekend');
+    expect(indexed.slice(0, plain.length)).toEqual(plain);
   });
 });
 

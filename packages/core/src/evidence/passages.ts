@@ -15,6 +15,11 @@ export interface PassageDraft {
   role: PassageRole;
   speaker: string | null;
   content: string;
+  /**
+   * The question this passage answers, when it opens a person's reply to a question another speaker just asked
+   * (`questionAnswered`): indexed with the passage, never part of its content.
+   */
+  answers?: string;
 }
 
 /** Sentences of a text: ends at . ! ? or a line break, keeping the punctuation. */
@@ -53,6 +58,33 @@ export function splitMessage(text: string, maxWords = PASSAGE_MAX_WORDS): string
   return out;
 }
 
+/** The most words a question may have to be indexed with the reply that answers it. */
+export const QUESTION_MAX_WORDS = 25;
+
+/**
+ * The question a person's message answers: the closing question of the message right before it, when another
+ * speaker said that message (the assistant, or another named person). "Any favourite tracks?" — "I find
+ * instrumental tracks with mellow melodies help" is found by "what music helps her yoga" only through the
+ * question's words; "How was the camping trip?" — "We explored nature and roasted marshmallows" says no
+ * "camping" at all. Only a question among the last two sentences, of at most QUESTION_MAX_WORDS words: a long
+ * message's opening question is not what the next line answers. Null for an assistant message (what the
+ * assistant says is found by its own words and shown with its prompt, `promptOf`).
+ */
+export function questionAnswered(messages: readonly ConversationMessage[], messageIndex: number): string | null {
+  const m = messages[messageIndex];
+  if (m?.role !== 'user') return null;
+  let before = messageIndex - 1;
+  while (before >= 0 && messages[before].role !== 'user' && messages[before].role !== 'assistant') before--;
+  const prev = before >= 0 ? messages[before] : null;
+  if (!prev || typeof prev.content !== 'string') return null;
+  const sameSpeaker = prev.role === 'user' && (prev.name ?? null) === (m.name ?? null);
+  if (sameSpeaker) return null;
+  const asked = sentences(prev.content)
+    .slice(-2)
+    .filter((s) => s.endsWith('?') && wordCount(s) <= QUESTION_MAX_WORDS);
+  return asked.length ? asked.join(' ') : null;
+}
+
 /** Every user and assistant message of a conversation as passages (system and tool messages are not evidence). */
 export function splitPassages(messages: readonly ConversationMessage[], maxWords = PASSAGE_MAX_WORDS): PassageDraft[] {
   const out: PassageDraft[] = [];
@@ -60,8 +92,12 @@ export function splitPassages(messages: readonly ConversationMessage[], maxWords
     if (m.role !== 'user' && m.role !== 'assistant') return;
     // a user line aimed at the model is not evidence: retrieval would paste it into the next prompt
     if (m.role === 'user' && typeof m.content === 'string' && carriesInstruction(m.content)) return;
+    const answers = questionAnswered(messages, messageIndex);
     splitMessage(m.content, maxWords).forEach((content, part) => {
-      out.push({ messageIndex, part, role: m.role as 'user' | 'assistant', speaker: m.name ?? null, content });
+      const draft: PassageDraft = { messageIndex, part, role: m.role as 'user' | 'assistant', speaker: m.name ?? null, content };
+      // the opening part is the answer; later parts of a long message go on to other things
+      if (answers && part === 0) draft.answers = answers;
+      out.push(draft);
     });
   });
   return out;

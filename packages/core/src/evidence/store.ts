@@ -24,7 +24,7 @@ export interface PassageSource {
 const BATCH = 200;
 
 export async function storePassages(db: Db, source: PassageSource, messages: readonly ConversationMessage[]): Promise<number> {
-  return storeAnalysedPassages(db, source, splitPassages(messages).map((d) => ({ ...d, ...analyseForIndex(d.content) })));
+  return storeAnalysedPassages(db, source, splitPassages(messages).map((d) => ({ ...d, ...analyseForIndex(d.content, undefined, d.answers) })));
 }
 
 /** Writes passages already split and analysed (jobs/prepare-store.ts does it off the event loop). */

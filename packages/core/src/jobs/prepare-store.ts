@@ -29,7 +29,7 @@ export function prepareStore(result: Pick<ExtractionResult, 'memories' | 'compos
     claims,
     analyses: result.memories.map((m, i) => analyseForIndex(m.content, undefined, slotWords(claims[i]))),
     composition: composeOrError(result),
-    passages: messages ? splitPassages(messages).map((d) => ({ ...d, ...analyseForIndex(d.content) })) : null,
+    passages: messages ? splitPassages(messages).map((d) => ({ ...d, ...analyseForIndex(d.content, undefined, d.answers) })) : null,
   };
 }
 

@@ -33,6 +33,14 @@ describe('withVerbForms', () => {
     expect([...withVerbForms(asked('Which museum did I visit in Rome?')).keys()]).toEqual(analyze('Which museum did I visit in Rome?'));
   });
 
+  it('lets a question about buying find "got", and not the other way', () => {
+    const got = analyze('got')[0];
+    expect(withVerbForms(asked('Which lamp did I purchase last month?')).get(got)).toBe(1);
+    expect(withVerbForms(asked('What did I buy for the garden?')).has(got)).toBe(true);
+    expect(withVerbForms(asked('What did I get for my birthday?')).has(analyze('bought')[0])).toBe(false);
+    expect(withVerbForms(asked('Where did I go skiing?')).has(got)).toBe(false);
+  });
+
   it('finds what was told in the past by the question asked with the base form', () => {
     const texts = ['I bought a cast-iron skillet at the flea market.', 'We met at a climbing gym in Leeds.', 'I walked to the flea market.'];
     const idx = buildIndex(
