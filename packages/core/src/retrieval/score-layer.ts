@@ -23,7 +23,7 @@ export interface QuerySignals {
   embeddingFloor?: number;
   /** When the question is asked (ms; default: the time of the request): a relative date in it is read from here. */
   askedAt?: number;
-  /** The days a relative date in the question names (when.ts): items said then gain `RANKING.dateWindowWeight`. */
+  /** The days a relative or calendar date in the question names (when.ts): items said then gain `RANKING.dateWindowWeight`. */
   window?: { from: number; to: number } | null;
 }
 

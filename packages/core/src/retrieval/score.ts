@@ -37,7 +37,7 @@ import { withoutRequestWording } from './scaffolding';
 import { type PreparedQuery, type QuerySignals, type RankFilters, scoreCandidates } from './score-layer';
 import { spreadHead } from './spread';
 import { currentFirst, orderUpdates } from './updates';
-import { type DateWindow, relativeWindow, withoutPhrase } from './when';
+import { type DateWindow, calendarWindow, relativeWindow, withoutPhrase } from './when';
 import { MEMORY_WEIGHTS, PASSAGE_WEIGHTS, RANKING } from './weights';
 
 export { type LayerWeights, MEMORY_WEIGHTS, PASSAGE_WEIGHTS, RANKING } from './weights';
@@ -157,8 +157,9 @@ export function rankLayers(
   const pool = limit * 2 + 5;
   // a relative date in the question ("… 10 days ago") names days, counted from when it is asked (when.ts); its
   // words are then not matched against what was said. Days on which nothing was said name nothing: the words
-  // stay ("What did Joanna write yesterday?" about a conversation in which she said "yesterday I wrote …")
-  const named = relativeWindow(query, signals.askedAt ?? now);
+  // stay ("What did Joanna write yesterday?" about a conversation in which she said "yesterday I wrote …").
+  // A calendar date with its year ("on 19 August, 2023", "in May 2023") names days too; its words stay.
+  const named = relativeWindow(query, signals.askedAt ?? now) ?? calendarWindow(query);
   const window = named && (saidWithin(layers.memories, named) || saidWithin(layers.passages, named)) ? named : null;
   if (window) signals = { ...signals, window };
   now = timelineNow(now, layers.memories, layers.passages);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildIndex, rankLayers } from './score';
-import { type DateWindow, relativeWindow, withoutPhrase } from './when';
+import { type DateWindow, calendarWindow, relativeWindow, withoutPhrase } from './when';
 
 // asked on Thursday 9 October 2025, in the afternoon
 const ASKED = Date.parse('2025-10-09T15:30:00Z');
@@ -77,5 +77,46 @@ describe('ranking with a relative date', () => {
     // asked today about a conversation a year ago: "yesterday" names no day anything was said on, so it matches
     const order = rankLayers({ memories: spoken, passages: null }, 'What did Joanna write yesterday?', {}, 10, ASKED).map((r) => r.index);
     expect(order).toEqual([0, 1]);
+  });
+});
+
+describe('calendarWindow: the days a calendar date with its year names', () => {
+  it('reads a day in either order, with a day of room either way, and a month', () => {
+    expect(days(calendarWindow('What did Priya cook on 14 March, 2024?'))).toEqual({ from: '2024-03-13', last: '2024-03-15' });
+    expect(days(calendarWindow('Where was Omar on July 4th, 2022?'))).toEqual({ from: '2022-07-03', last: '2022-07-05' });
+    expect(days(calendarWindow('What was Lena working on as of 1 February 2025?'))).toEqual({ from: '2025-01-31', last: '2025-02-02' });
+    expect(days(calendarWindow('Which course did Omar start in September 2023?'))).toEqual({ from: '2023-09-01', last: '2023-09-30' });
+  });
+
+  it('names nothing without a year, for a day that does not exist, or without a date', () => {
+    for (const q of ['How many concerts did I go to in December?', 'What did I plant on 3 May?', 'What happened on 31 February 2023?', 'Where do I work?'])
+      expect(calendarWindow(q), q).toBeNull();
+  });
+
+  it('keeps its words: a calendar date is written in memories too', () => {
+    const q = 'What did Priya cook on 14 March, 2024?';
+    expect(withoutPhrase(q, calendarWindow(q))).toBe(q);
+  });
+});
+
+describe('ranking with a calendar date', () => {
+  const DAY = 86_400_000;
+  const MARCH_14 = Date.parse('2024-03-14T18:00:00Z');
+  const said = [
+    { text: 'Priya cooked a lentil curry for her neighbours.', at: MARCH_14 },
+    { text: 'Priya cooked a mushroom risotto for her sister.', at: MARCH_14 + 20 * DAY },
+  ];
+  const memories = buildIndex(
+    said.map((m, i) => ({ id: `c${i}`, category: 'event', importance: 0.5, agentId: null, createdAt: m.at })),
+    said.map((m) => m.text),
+    null,
+  );
+  const ranked = (query: string) => rankLayers({ memories, passages: null }, query, {}, 10, ASKED).map((r) => r.index);
+
+  it('puts what was said on the named day first', () => {
+    // without a date the later one comes first (recency)
+    expect(ranked('What did Priya cook?')).toEqual([1, 0]);
+    expect(ranked('What did Priya cook on 14 March, 2024?')).toEqual([0, 1]);
+    expect(ranked('What did Priya cook in April 2024?')).toEqual([1, 0]);
   });
 });

@@ -4,7 +4,8 @@
  * question is asked (the retrieve's `reference_time`, else the time of the request), in UTC days, with a few
  * days' room that grows with the distance ("two months ago" is not to the day). Only the spans that name a day
  * or a few are read: "last month", "this year" or "recently" name a span in which things are also said about
- * earlier events, so they are left to the words and to recency.
+ * earlier events, so they are left to the words and to recency. A calendar date with its year ("on 19 August,
+ * 2023", "in May 2023") names days too (`calendarWindow`).
  */
 
 const DAY = 86_400_000;
@@ -30,6 +31,11 @@ export interface DateWindow {
   to: number;
   /** The words of the query that named it. */
   phrase: string;
+  /**
+   * Whether the words that named it are also matched against what was said: a calendar date is also written in
+   * memories ("… on 24 October 2023"), a relative date ("10 days ago") is not.
+   */
+  keepWords?: boolean;
 }
 
 /** The days a relative date in `query` names, counted from `askedAt` (ms); null when it names none. */
@@ -66,8 +72,40 @@ export function relativeWindow(query: string, askedAt: number): DateWindow | nul
   return null;
 }
 
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTH = MONTHS.join('|');
+/** "on 19 August, 2023", "19 Aug 2023", "August 19th, 2023", "in August 2023" (with an optional "on", "in", "as of"). */
+const DAY_MONTH_YEAR = new RegExp(String.raw`\b(?:(?:on|as of) )?(\d{1,2})(?:st|nd|rd|th)? (?:of )?(${MONTH}),? (\d{4})\b`, 'i');
+const MONTH_DAY_YEAR = new RegExp(String.raw`\b(?:(?:on|as of) )?(${MONTH}) (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})\b`, 'i');
+const MONTH_YEAR = new RegExp(String.raw`\b(?:(?:in|during|as of) )?(${MONTH}),? (\d{4})\b`, 'i');
+
+/**
+ * The days a calendar date with its year in `query` names: the day, with a day's room either way for time zones
+ * ("What did Jon say on 19 August, 2023?"), or the month ("What did Gina do in May 2023?"). Null when it names
+ * none, or a day that does not exist. A month or a day without its year ("in December", "on 3 May") is left to
+ * the words: which year it means, and whether it is when the thing happened or when it was said, is not known.
+ */
+export function calendarWindow(query: string): DateWindow | null {
+  const day = (d: number, m: number, y: number, phrase: string): DateWindow | null => {
+    const at = Date.UTC(y, m, d);
+    if (new Date(at).getUTCDate() !== d) return null;
+    return { from: at - DAY, to: at + 2 * DAY, phrase, keepWords: true };
+  };
+  const dmy = DAY_MONTH_YEAR.exec(query);
+  if (dmy) return day(Number(dmy[1]), MONTHS.indexOf(dmy[2].toLowerCase()), Number(dmy[3]), dmy[0]);
+  const mdy = MONTH_DAY_YEAR.exec(query);
+  if (mdy) return day(Number(mdy[2]), MONTHS.indexOf(mdy[1].toLowerCase()), Number(mdy[3]), mdy[0]);
+  const my = MONTH_YEAR.exec(query);
+  if (my) {
+    const m = MONTHS.indexOf(my[1].toLowerCase());
+    const y = Number(my[2]);
+    return { from: Date.UTC(y, m, 1), to: Date.UTC(y, m + 1, 1), phrase: my[0], keepWords: true };
+  }
+  return null;
+}
+
 /** `query` without the words that named the window (they name a date, not what the item says). */
 export function withoutPhrase(query: string, window: DateWindow | null): string {
-  if (!window) return query;
+  if (!window || window.keepWords) return query;
   return query.replace(window.phrase, ' ').replace(/\s+/g, ' ').trim();
 }
