@@ -1,17 +1,17 @@
 /**
  * The forms of an irregular verb. A question asks with the base form after "did" ("What did I buy?", "Where did
- * she meet Anna?", "Which book did he read?"); the conversation tells it in the past ("I bought a smoker", "we met
- * at yoga in the park"). The Snowball stemmer makes "buying" and "buys" one term with "buy", but "bought", "met"
- * and "went" stay apart, so BM25 never matched them. A query term that is a form of one of these verbs also
- * matches its other forms, at the weight of the query term itself (it is the same word).
+ * she meet Anna?", "When did Nate win?"); the conversation tells it in the past ("I bought a smoker", "we met at
+ * yoga in the park", "I won my third tournament"). The Snowball stemmer makes "buying" and "buys" one term with
+ * "buy", but "bought", "met" and "won" stay apart, so BM25 never matched them. A query term that is a form of one
+ * of these verbs also matches its other forms, at the weight of the query term itself (it is the same word).
  *
- * Only the lemma's own forms, no synonyms, and only verbs that carry the meaning of the sentence. The light verbs
- * ("get", "go", "come", "make", "take", "give", "say", "see", "know", "think", "find", "tell", "feel", "keep",
- * "leave", "mean") mostly serve other words in a question ("getting around Tokyo", "take a cocktail class", "I
- * was thinking", "publications I might find interesting"), and their past forms are in a large part of all
- * conversation, so joining them matched everything. Left out too are forms that are as often another word, whose matches would
- * mostly be wrong: "rose", "ground", "wound", "lay", "bore", "bit" ("a bit"), "shot" ("a flu shot"), "dove",
- * "ring", and the verbs whose forms are all alike ("put", "cut", "read").
+ * Only the verb's own forms (and one paraphrase, `BUYING`), and only verbs that carry the meaning of the sentence.
+ * The light verbs ("get", "go", "come", "make", "take", "give", "say", "see", "know", "think", "find", "tell",
+ * "feel", "keep", "leave", "mean") mostly serve other words in a question ("getting around Tokyo", "take a
+ * cocktail class", "I was thinking", "publications I might find interesting"), and their past forms are in a large
+ * part of all conversation, so joining them matched everything. Left out too are forms that are as often another
+ * word, whose matches would mostly be wrong: "rose", "ground", "wound", "lay", "bore", "bit" ("a bit"), "shot" ("a
+ * flu shot"), "dove", "ring", and the verbs whose forms are all alike ("put", "cut", "read").
  */
 import { analyze } from '../text/terms';
 

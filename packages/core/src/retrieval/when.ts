@@ -72,9 +72,9 @@ export function relativeWindow(query: string, askedAt: number): DateWindow | nul
   return null;
 }
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = 'january february march april may june july august september october november december'.split(' ');
 const MONTH = MONTHS.join('|');
-/** "on 19 August, 2023", "19 Aug 2023", "August 19th, 2023", "in August 2023" (with an optional "on", "in", "as of"). */
+/** "on 19 August, 2023", "19th of August 2023", "August 19th, 2023", "in August 2023" (month names in full). */
 const DAY_MONTH_YEAR = new RegExp(String.raw`\b(?:(?:on|as of) )?(\d{1,2})(?:st|nd|rd|th)? (?:of )?(${MONTH}),? (\d{4})\b`, 'i');
 const MONTH_DAY_YEAR = new RegExp(String.raw`\b(?:(?:on|as of) )?(${MONTH}) (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})\b`, 'i');
 const MONTH_YEAR = new RegExp(String.raw`\b(?:(?:in|during|as of) )?(${MONTH}),? (\d{4})\b`, 'i');
