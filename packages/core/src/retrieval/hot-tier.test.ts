@@ -72,6 +72,23 @@ describe('HotTier: history passages', () => {
   });
 });
 
+describe("HotTier: a named speaker is the passage's entity", () => {
+  it('links each passage to its speaker, so a question naming the speaker puts their words above the other person\'s', () => {
+    const now = Date.parse('2026-06-01T00:00:00Z');
+    const set = new HotTier().build('u1', 1, [], null, [
+      passage({ message_index: 0, role: 'user', speaker: 'Imke', content: 'The lighthouse tour was windy but lovely.' }),
+      passage({ message_index: 1, role: 'user', speaker: 'Bruno', content: 'Our lighthouse tour got cancelled, sadly.' }),
+      passage({ message_index: 0, role: 'user', content: 'I booked a lighthouse tour.', source_event_id: 'e2' }),
+    ]);
+    expect(set.passageIndex!.memories.map((m) => m.entities ?? [])).toEqual([['imke'], ['bruno'], []]);
+    expect([...set.entityNames].sort()).toEqual(['bruno', 'imke']);
+    const ranked = (query: string, entities: string[]) =>
+      rankLayers({ memories: set.index, passages: set.passageIndex }, query, {}, 10, now, { entities }).map((r) => r.index);
+    expect(ranked('How was the lighthouse tour for Bruno?', ['bruno'])[0]).toBe(1);
+    expect(ranked('How was the lighthouse tour for Imke?', ['imke'])[0]).toBe(0);
+  });
+});
+
 describe('HotTier: the inputs read without a per-item cost', () => {
   it('reads a timestamp as milliseconds from a Date, an ISO string or milliseconds alike', () => {
     const ms = Date.UTC(2026, 4, 21, 10, 30);

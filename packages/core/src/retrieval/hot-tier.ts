@@ -164,6 +164,7 @@ export class HotTier {
       vectors,
       rows.map(storedAnalysis),
     );
+    for (const p of passages) if (p.speaker) entityNames.add(p.speaker.toLowerCase());
     const prompts = promptsOf(passages);
     const passageIndex =
       passages.length === 0
@@ -178,6 +179,8 @@ export class HotTier {
               createdAt: timeOf(p.created_at),
               observedAt: timeOf(p.observed_at),
               sourceEventId: p.source_event_id,
+              // a named speaker is the passage's entity, as the people a memory names are the memory's
+              ...(p.speaker ? { entities: [p.speaker.toLowerCase()] } : {}),
               ...(p.current?.length ? { current: p.current } : {}),
               // a reply that quotes its prompt whole stands for both messages (rankLayers: one item per message)
               messages: prompts[i]?.whole ? [prompts[i]!.messageIndex, p.message_index] : [p.message_index],
