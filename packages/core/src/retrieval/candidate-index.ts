@@ -233,7 +233,7 @@ export function postingsOf(idx: CandidateIndex, term: string): number[] {
 /**
  * Exact BM25 of the query against every memory of the index (0 for memories without a query term). `terms`:
  * the query's stems with a weight each, when they are not just its words at weight 1 (retrieval adds a group's
- * member words at `GROUP_MEMBER_WEIGHT`, group-words.ts).
+ * member words, group-words.ts, and an irregular verb's other forms, verb-forms.ts: `prepareQuery` in score.ts).
  */
 export function bm25Scores(idx: CandidateIndex, query: string, terms?: ReadonlyMap<string, number>): Float64Array {
   const n = idx.memories.length;
