@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyseForIndex } from '../text/analysis';
-import { PROMPT_MAX_WORDS, passageText, promptOf, questionAnswered, splitMessage, splitPassages } from './passages';
+import { FOLLOW_UP_CONTEXT_MAX_WORDS, PROMPT_MAX_WORDS, isFollowUpQuestion, passageText, promptOf, questionAnswered, splitMessage, splitPassages } from './passages';
 
 describe('splitMessage', () => {
   it('keeps a short message whole', () => {
@@ -96,6 +96,60 @@ describe('questionAnswered: a reply is indexed with the question it answers', ()
     ).toBeNull();
     const rambling = `Do you remember ${Array.from({ length: 30 }, () => 'that').join(' ')} place?`;
     expect(questionAnswered([{ role: 'assistant', content: rambling }, { role: 'user', content: 'Yes.' }], 1)).toBeNull();
+  });
+
+  it('tells a follow-up question, which points back with a pronoun, from a question that names its topic', () => {
+    for (const q of ["What's it about?", 'How did they take it?', 'Where did you find that?', 'Have you tried it yet?', 'Who made those?']) {
+      expect(isFollowUpQuestion(q), q).toBe(true);
+    }
+    for (const q of ['How was the ferry crossing?', 'Did you enjoy the concert?', 'Which hiking boots did you buy in the end?', 'Is it raining at the marina today?']) {
+      expect(isFollowUpQuestion(q), q).toBe(false);
+    }
+  });
+
+  it("indexes the reply to a follow-up question with what it points back to: the replier's own words and the asker's", () => {
+    const own = { role: 'user' as const, name: 'Ines', content: 'Good news: I finished knitting the winter blanket for my niece on Sunday.' };
+    const asked = { role: 'user' as const, name: 'Omar', content: "That's lovely! How long did it take?" };
+    const reply = { role: 'user' as const, name: 'Ines', content: 'About three months of evenings.' };
+    expect(questionAnswered([own, asked, reply], 2)).toBe(
+      "How long did it take? Good news: I finished knitting the winter blanket for my niece on Sunday. That's lovely!",
+    );
+    // the thing can be in the question's own message
+    const aboutTheirs = { role: 'user' as const, name: 'Omar', content: 'I bought a sourdough starter kit. Have you ever baked with it?' };
+    expect(questionAnswered([aboutTheirs, { role: 'user', name: 'Ines', content: 'Never, I buy bread.' }], 1)).toBe(
+      'Have you ever baked with it? I bought a sourdough starter kit.',
+    );
+    // a question that names its topic is indexed alone
+    const named = { role: 'user' as const, name: 'Omar', content: 'How was the ferry crossing?' };
+    expect(questionAnswered([own, named, reply], 2)).toBe('How was the ferry crossing?');
+    // with the assistant asking, the user's own earlier message is the context
+    expect(
+      questionAnswered(
+        [
+          { role: 'user', content: 'I switched my commute to an electric scooter last month.' },
+          { role: 'assistant', content: 'Nice choice for short trips. How do you like it so far?' },
+          { role: 'user', content: 'Love it, except on rainy days.' },
+        ],
+        2,
+      ),
+    ).toBe('How do you like it so far? I switched my commute to an electric scooter last month. Nice choice for short trips.');
+  });
+
+  it("keeps a follow-up's context to the closing words of each message", () => {
+    const long = Array.from({ length: 20 }, (_, i) => `Day ${i} of the trip was spent walking.`).join(' ');
+    const text = questionAnswered(
+      [
+        { role: 'user', name: 'Ines', content: `${long} In the end we reached the lighthouse at Cabo Espichel.` },
+        { role: 'user', name: 'Omar', content: 'Wow! Was it worth it?' },
+        { role: 'user', name: 'Ines', content: 'Absolutely.' },
+      ],
+      2,
+    )!;
+    expect(text.startsWith('Was it worth it? ')).toBe(true);
+    expect(text).toContain('lighthouse at Cabo Espichel');
+    expect(text).not.toContain('Day 0 ');
+    const ownWords = text.slice('Was it worth it? '.length, text.lastIndexOf(' Wow!')).split(/\s+/).length;
+    expect(ownWords).toBeLessThanOrEqual(FOLLOW_UP_CONTEXT_MAX_WORDS);
   });
 
   it('skips system and tool messages to find the message before', () => {

@@ -4,6 +4,7 @@
  * matches the query rather than drowned by the rest. Pure functions; the extraction job stores the result.
  */
 import { carriesInstruction } from '../extraction/instructions';
+import { contentWords } from '../text/terms';
 import type { PassageRole } from '@memory/db';
 import type { ConversationMessage } from '../messages';
 
@@ -61,6 +62,33 @@ export function splitMessage(text: string, maxWords = PASSAGE_MAX_WORDS): string
 /** The most words a question may have to be indexed with the reply that answers it. */
 export const QUESTION_MAX_WORDS = 25;
 
+/** The most words of the message a follow-up question points back to that are indexed with the reply. */
+export const FOLLOW_UP_CONTEXT_MAX_WORDS = 40;
+
+/** A pronoun that points back to something said before ("How was it?", "What got you into that?"). */
+const POINTS_BACK = /\b(it|that|this|they|them|those|these)\b/iu;
+
+/**
+ * A follow-up question: it points back with a pronoun and names at most two things of its own ("What's it
+ * about?", "How'd they like it?", "Have you tried it yet?"); what it asks about was said before it.
+ */
+export function isFollowUpQuestion(question: string): boolean {
+  return POINTS_BACK.test(question) && contentWords(question).length <= 2;
+}
+
+/** The closing words of a text, whole sentences while they fit in `maxWords` (at least the last sentence, cut). */
+function closingWords(text: string, maxWords: number): string {
+  const kept: string[] = [];
+  let words = 0;
+  for (const s of sentences(text).reverse()) {
+    const n = wordCount(s);
+    if (kept.length > 0 && words + n > maxWords) break;
+    kept.unshift(n > maxWords ? s.split(/\s+/).slice(-maxWords).join(' ') : s);
+    words += n;
+  }
+  return kept.join(' ');
+}
+
 /**
  * The question a person's message answers: the closing question of the message right before it, when another
  * speaker said that message (the assistant, or another named person). "Any favourite tracks?" — "I find
@@ -69,21 +97,41 @@ export const QUESTION_MAX_WORDS = 25;
  * "camping" at all. Only a question among the last two sentences, of at most QUESTION_MAX_WORDS words: a long
  * message's opening question is not what the next line answers. Null for an assistant message (what the
  * assistant says is found by its own words and shown with its prompt, `promptOf`).
+ *
+ * A follow-up question (`isFollowUpQuestion`) asks about something said before it: "I finished my first
+ * screenplay last Friday." — "What's it about?" — "A mix of drama and romance!" The reply is then indexed with
+ * the closing words of the message the question ends (what "it" most likely names, when the asker said it) and
+ * of the replier's own message before the question (when the replier did), FOLLOW_UP_CONTEXT_MAX_WORDS each.
  */
 export function questionAnswered(messages: readonly ConversationMessage[], messageIndex: number): string | null {
   const m = messages[messageIndex];
   if (m?.role !== 'user') return null;
-  let before = messageIndex - 1;
-  while (before >= 0 && messages[before].role !== 'user' && messages[before].role !== 'assistant') before--;
+  const before = previousSpoken(messages, messageIndex);
   const prev = before >= 0 ? messages[before] : null;
   if (!prev || typeof prev.content !== 'string') return null;
-  const sameSpeaker = prev.role === 'user' && (prev.name ?? null) === (m.name ?? null);
-  if (sameSpeaker) return null;
-  const asked = sentences(prev.content)
-    .slice(-2)
-    .filter((s) => s.endsWith('?') && wordCount(s) <= QUESTION_MAX_WORDS);
-  return asked.length ? asked.join(' ') : null;
+  if (sameSpeaker(prev, m)) return null;
+  const closing = sentences(prev.content).slice(-2);
+  const asked = closing.filter((s) => s.endsWith('?') && wordCount(s) <= QUESTION_MAX_WORDS);
+  if (asked.length === 0) return null;
+  if (!asked.some(isFollowUpQuestion)) return asked.join(' ');
+  const context: string[] = [];
+  const earlier = previousSpoken(messages, before);
+  const own = earlier >= 0 ? messages[earlier] : null;
+  if (own && typeof own.content === 'string' && sameSpeaker(own, m)) context.push(closingWords(own.content, FOLLOW_UP_CONTEXT_MAX_WORDS));
+  const at = prev.content.lastIndexOf(asked[0]);
+  const lead = at > 0 ? prev.content.slice(0, at).trim() : '';
+  if (lead) context.push(closingWords(lead, FOLLOW_UP_CONTEXT_MAX_WORDS));
+  return [...asked, ...context].join(' ');
 }
+
+/** The index of the user or assistant message before `index` (-1 when none). */
+function previousSpoken(messages: readonly ConversationMessage[], index: number): number {
+  let i = index - 1;
+  while (i >= 0 && messages[i].role !== 'user' && messages[i].role !== 'assistant') i--;
+  return i;
+}
+
+const sameSpeaker = (a: ConversationMessage, b: ConversationMessage) => a.role === b.role && (a.role === 'assistant' || (a.name ?? null) === (b.name ?? null));
 
 /** Every user and assistant message of a conversation as passages (system and tool messages are not evidence). */
 export function splitPassages(messages: readonly ConversationMessage[], maxWords = PASSAGE_MAX_WORDS): PassageDraft[] {
