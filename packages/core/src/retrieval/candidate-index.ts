@@ -18,6 +18,12 @@ export interface IndexedMemory {
   feedbackScore?: number;
   /** Lower-cased names of the entities the memory is linked to. */
   entities?: string[];
+  /**
+   * The lower-cased name of the person who said the message the item was taken from, when the conversation
+   * names its speakers (and every message it cites has the same one): what a person said is about that person
+   * first; a name it only mentions is someone else's words about them (score-layer.ts, the entity term).
+   */
+  speaker?: string;
   /** The configured embeddings model's vector, when there is one. */
   embedding?: Float32Array | null;
   /** Offline sentence vector: stored with the item, else computed when the index is built. */

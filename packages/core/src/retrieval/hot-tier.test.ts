@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stemCount } from './candidate-index';
-import { HotTier, type PassageRow, timeOf } from './hot-tier';
+import { HotTier, type PassageRow, type RankableRow, timeOf } from './hot-tier';
 import { rankLayers } from './score';
 
 const passage = (over: Partial<PassageRow> & Pick<PassageRow, 'message_index' | 'role' | 'content'>): PassageRow => ({
@@ -86,6 +86,62 @@ describe("HotTier: a named speaker is the passage's entity", () => {
       rankLayers({ memories: set.index, passages: set.passageIndex }, query, {}, 10, now, { entities }).map((r) => r.index);
     expect(ranked('How was the lighthouse tour for Bruno?', ['bruno'])[0]).toBe(1);
     expect(ranked('How was the lighthouse tour for Imke?', ['imke'])[0]).toBe(0);
+  });
+});
+
+describe('HotTier: a memory is linked to the person who said its message', () => {
+  const now = Date.parse('2026-06-01T00:00:00Z');
+  const memory = (id: string, content: string, message: number, entities: string[], event = 'e1') =>
+    ({
+      id,
+      content,
+      category: 'fact',
+      importance: 0.5,
+      agent_id: null,
+      created_at: new Date('2026-05-21T00:00:00Z'),
+      source_event_id: event,
+      message_indices: [message],
+      entity_names: entities,
+    }) as unknown as RankableRow;
+
+  it("takes the speaker of the message a memory cites, none when the speakers differ or are not named", () => {
+    const set = new HotTier().build(
+      'u1',
+      1,
+      [
+        memory('m1', 'Lena is training for a marathon in the autumn.', 0, ['lena']),
+        memory('m2', 'Tariq told Lena her marathon plan sounds tough.', 1, ['lena', 'tariq']),
+        memory('m3', 'The user runs on Sundays.', 0, [], 'e2'),
+        { ...memory('m4', 'Lena and Tariq agreed on a marathon pace.', 0, ['lena', 'tariq']), message_indices: [0, 1] } as RankableRow,
+      ],
+      null,
+      [
+        passage({ message_index: 0, role: 'user', speaker: 'Lena', content: 'I am training for a marathon in the autumn.' }),
+        passage({ message_index: 1, role: 'user', speaker: 'Tariq', content: 'Lena, that marathon plan sounds tough!' }),
+        passage({ message_index: 0, role: 'user', content: 'I run on Sundays.', source_event_id: 'e2' }),
+      ],
+    );
+    expect(set.index.memories.map((m) => m.speaker)).toEqual(['lena', 'tariq', undefined, undefined]);
+    expect(set.passageIndex!.memories.map((m) => m.speaker)).toEqual(['lena', 'tariq', undefined]);
+  });
+
+  it("ranks what the person the question names said above what someone else said to them", () => {
+    // by the words alone Tariq's remark about Lena matches a little better (shorter, the same query words)
+    const rows = [
+      memory('m1', 'Tariq thinks Lena is ready for the autumn marathon.', 1, ['lena', 'tariq']),
+      memory('m2', 'Lena has started training with a running club near the harbour for the autumn marathon.', 0, ['lena']),
+    ];
+    const passages = [
+      passage({ message_index: 0, role: 'user', speaker: 'Lena', content: 'I am training for a marathon.' }),
+      passage({ message_index: 1, role: 'user', speaker: 'Tariq', content: 'Lena, the marathon in the autumn suits you!' }),
+    ];
+    const ranked = (set: ReturnType<HotTier['build']>) =>
+      rankLayers({ memories: set.index, passages: null }, 'What about Lena and the autumn marathon?', {}, 10, now, { entities: ['lena'] }).map(
+        (r) => set.rows[r.index].id,
+      );
+    expect(ranked(new HotTier().build('u1', 1, rows, null, passages))[0]).toBe('m2');
+    // without the speakers (the conversation named none) both count Lena whole, and the words decide
+    expect(ranked(new HotTier().build('u1', 1, rows, null, []))[0]).toBe('m1');
   });
 });
 

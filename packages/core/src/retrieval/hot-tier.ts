@@ -8,6 +8,7 @@ import { LRUCache } from 'lru-cache';
 import type { MemoryWithSourceRow, SourceEventColumns } from '../memories/serialize';
 import { OFFLINE_VECTOR_MODEL } from '../text/analysis';
 import { type CandidateIndex, type CurrentClaim, PASSAGE_CATEGORY, type PrecomputedAnalysis, buildIndex } from './score';
+import { messageKey } from './candidate-index';
 import { analyze } from '../text/terms';
 import { wordVectors } from '../text/word-vectors';
 import { type PassagePrompt, promptOf } from '../evidence/passages';
@@ -142,10 +143,13 @@ export class HotTier {
   ): HotUserSet {
     const entityNames = new Set<string>();
     const vectors = wordVectors();
+    const speakers = speakersOf(passages);
     const index = buildIndex(
       rows.map((r) => {
         for (const e of r.entity_names ?? []) entityNames.add(e);
+        const speaker = speakerOfMessages(speakers, r.source_event_id, r.message_indices);
         return {
+          ...(speaker ? { speaker } : {}),
           id: r.id,
           category: r.category,
           importance: r.importance,
@@ -180,7 +184,7 @@ export class HotTier {
               observedAt: timeOf(p.observed_at),
               sourceEventId: p.source_event_id,
               // a named speaker is the passage's entity, as the people a memory names are the memory's
-              ...(p.speaker ? { entities: [p.speaker.toLowerCase()] } : {}),
+              ...(p.speaker ? { entities: [p.speaker.toLowerCase()], speaker: p.speaker.toLowerCase() } : {}),
               ...(p.current?.length ? { current: p.current } : {}),
               // a reply that quotes its prompt whole stands for both messages (rankLayers: one item per message)
               messages: prompts[i]?.whole ? [prompts[i]!.messageIndex, p.message_index] : [p.message_index],
@@ -272,4 +276,23 @@ function promptsOf(passages: readonly PassageRow[]): (PassagePrompt | null)[] {
     made.set(key, prompt);
     return prompt;
   });
+}
+
+/** The named speaker of each message that has passages ("<event>#<message index>" -> lower-cased name). */
+function speakersOf(passages: readonly PassageRow[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of passages) if (p.speaker) out.set(messageKey(p.source_event_id, p.message_index), p.speaker.toLowerCase());
+  return out;
+}
+
+/** The one named speaker of the messages a memory cites (undefined: none named, or more than one person). */
+function speakerOfMessages(speakers: ReadonlyMap<string, string>, event: string | null | undefined, indices: unknown): string | undefined {
+  if (speakers.size === 0 || !Array.isArray(indices) || indices.length === 0) return undefined;
+  let speaker: string | undefined;
+  for (const i of indices as number[]) {
+    const s = speakers.get(messageKey(event, i));
+    if (!s || (speaker && s !== speaker)) return undefined;
+    speaker = s;
+  }
+  return speaker;
 }

@@ -136,10 +136,15 @@ export function scoreCandidates(
   const entity = new Float64Array(n);
   if (queryEntities) {
     for (let i = 0; i < n; i++) {
-      const linked = idx.memories[i].entities;
-      if (!linked?.length) continue;
+      const { entities: linked, speaker } = idx.memories[i];
+      if (!linked?.length && !speaker) continue;
+      // a person the query names who said the item counts whole; one the item names while someone else speaks
+      // counts half (what John said to Maria is about Maria less than what Maria said)
       let hits = 0;
-      for (const e of queryEntities) if (linked.includes(e)) hits++;
+      for (const e of queryEntities) {
+        if (speaker === e) hits++;
+        else if (linked?.includes(e)) hits += speaker ? RANKING.mentionedByOtherShare : 1;
+      }
       if (hits) {
         matched[i] = 1;
         entity[i] = (w.entityWeight * hits) / queryEntities.length;

@@ -55,12 +55,17 @@ export const RANKING = {
    * what is already there, so an item with evidence of its own that is nearly as relevant goes first.
    */
   repeatPenalty: 0.05,
+  /** Added to an item said on the days a relative date in the question names ("… two weeks ago", when.ts). */
+  dateWindowWeight: 0.05,
+  /**
+   * The share of an entity match that a person named in an item counts for when someone else said the item
+   * (score-layer.ts): "What job might Maria take up?" is about what Maria said before what John said to her.
+   */
+  mentionedByOtherShare: 0.5,
   /**
    * For a question about several events (spread.ts), the first `spreadHead` places are spread over
    * conversations: an item loses `spreadPenalty` for each item of its source event already placed.
    */
-  /** Added to an item said on the days a relative date in the question names ("… two weeks ago", when.ts). */
-  dateWindowWeight: 0.05,
   spreadHead: 5,
   spreadPenalty: 0.01,
 } as const;
