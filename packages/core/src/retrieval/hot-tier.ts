@@ -168,7 +168,7 @@ export class HotTier {
       vectors,
       rows.map(storedAnalysis),
     );
-    for (const p of passages) if (p.speaker) entityNames.add(p.speaker.toLowerCase());
+    for (const speaker of speakers.values()) entityNames.add(speaker);
     const prompts = promptsOf(passages);
     const passageIndex =
       passages.length === 0
@@ -184,7 +184,7 @@ export class HotTier {
               observedAt: timeOf(p.observed_at),
               sourceEventId: p.source_event_id,
               // a named speaker is the passage's entity, as the people a memory names are the memory's
-              ...(p.speaker ? { entities: [p.speaker.toLowerCase()], speaker: p.speaker.toLowerCase() } : {}),
+              ...speakerLinks(speakers.get(messageKey(p.source_event_id, p.message_index))),
               ...(p.current?.length ? { current: p.current } : {}),
               // a reply that quotes its prompt whole stands for both messages (rankLayers: one item per message)
               messages: prompts[i]?.whole ? [prompts[i]!.messageIndex, p.message_index] : [p.message_index],
@@ -284,6 +284,9 @@ function speakersOf(passages: readonly PassageRow[]): Map<string, string> {
   for (const p of passages) if (p.speaker) out.set(messageKey(p.source_event_id, p.message_index), p.speaker.toLowerCase());
   return out;
 }
+
+/** A passage's named speaker as its entity and its speaker (nothing when unnamed). */
+const speakerLinks = (speaker: string | undefined) => (speaker ? { entities: [speaker], speaker } : {});
 
 /** The one named speaker of the messages a memory cites (undefined: none named, or more than one person). */
 function speakerOfMessages(speakers: ReadonlyMap<string, string>, event: string | null | undefined, indices: unknown): string | undefined {
