@@ -4,68 +4,11 @@
  * recovers without a restart. Runs against a throwaway cluster this test creates (initdb + pg_ctl on a free
  * port), never the shared PostgreSQL.
  */
-import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { Api } from './client';
 import { type RunningServer, freePort, startServer } from './server';
-
-function postgresBin(): string {
-  const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
-  const bin = versions.map((v) => path.join(root, v, 'bin')).find((b) => existsSync(path.join(b, 'pg_ctl')));
-  if (!bin) throw new Error('initdb/pg_ctl not found under /usr/lib/postgresql (Debian postgresql package)');
-  return bin;
-}
-
-/** A PostgreSQL cluster of the test's own; run as the postgres user when the test runs as root (initdb refuses root). */
-class ThrowawayCluster {
-  readonly dir = mkdtempSync(path.join(tmpdir(), 'memory-pg-'));
-  private readonly bin = postgresBin();
-  private readonly asRoot = process.getuid?.() === 0;
-  constructor(readonly port: number) {
-    if (this.asRoot) {
-      const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-      const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-      chownSync(this.dir, uid, gid);
-    }
-  }
-
-  private run(tool: string, args: string[]) {
-    const cmd = path.join(this.bin, tool);
-    if (this.asRoot) execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { stdio: 'pipe' });
-    else execFileSync(cmd, args, { stdio: 'pipe' });
-  }
-
-  init() {
-    this.run('initdb', ['-D', path.join(this.dir, 'data'), '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-  }
-
-  start() {
-    const opts = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
-    this.run('pg_ctl', ['-D', path.join(this.dir, 'data'), '-o', opts, '-l', path.join(this.dir, 'log'), '-w', 'start']);
-  }
-
-  stop(mode: 'fast' | 'immediate' = 'fast') {
-    this.run('pg_ctl', ['-D', path.join(this.dir, 'data'), '-m', mode, '-w', 'stop']);
-  }
-
-  url(db = 'postgres') {
-    return `postgres://postgres@127.0.0.1:${this.port}/${db}`;
-  }
-
-  remove() {
-    try {
-      this.stop('immediate');
-    } catch {
-      // already stopped
-    }
-    rmSync(this.dir, { recursive: true, force: true });
-  }
-}
+import { ThrowawayCluster } from './throwaway-cluster';
 
 let cluster: ThrowawayCluster;
 let server: RunningServer;

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL statements are prepared once per connection (packages/db `namedStatements`, docs/operations.md):
+ * PostgreSQL statements are prepared once per connection (packages/db `pooledClient`, docs/operations.md):
  * a repeated query, inside a transaction too, is in the connection's pg_prepared_statements; a statement with many
  * parameters is not, nor is one that starts with `PLAN_EACH_TIME` (the job claim); DATABASE_PREPARED_STATEMENTS=off (preparedStatements: false) prepares nothing.
  */

@@ -14,6 +14,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { type ThreadClient, findPGliteThreadFile, startPGliteThread } from './pglite-thread';
+import { pooledClient } from './postgres-client';
 import { type TransactionWrites, type WriteCounter, mayHaveChangedData, newWriteCounter, noteWrite, stampOf, writtenTables } from './writes';
 import * as schema from './schema';
 
@@ -22,6 +23,7 @@ export * from './schema';
 export { acquireDataDirLock, releaseDataDirLock, readDataDirLock, DataDirLockedError } from './lock';
 export { type FullRow, toColumnNames } from './json-row';
 export { mayHaveChangedData, writtenTables } from './writes';
+export { PLAN_EACH_TIME } from './postgres-client';
 
 /**
  * Both drivers' databases are this type, and so is the handle `db.transaction(async (tx) => …)` passes (Drizzle's
@@ -38,7 +40,7 @@ export type DatabaseConfig =
       poolSize?: number;
       connectTimeoutSeconds?: number;
       statementTimeoutMs?: number;
-      /** Prepare repeated statements once per connection (default true; `namedStatements`). */
+      /** Prepare repeated statements once per connection (default true; `pooledClient` in postgres-client.ts). */
       preparedStatements?: boolean;
       onQuery?: QueryObserver;
     }
@@ -79,7 +81,7 @@ export function createDatabase(config: DatabaseConfig): Database {
       // Keep Date objects for timestamptz; bigint as number for counters.
       types: { bigint: postgres.BigInt },
     });
-    const db = drizzlePostgres(config.preparedStatements === false ? client : namedStatements(client), { schema, ...observe(config.onQuery) });
+    const db = drizzlePostgres(pooledClient(client, { prepare: config.preparedStatements !== false }), { schema, ...observe(config.onQuery) });
     return {
       kind: 'postgres',
       db,
@@ -107,51 +109,6 @@ export function createDatabase(config: DatabaseConfig): Database {
 /** Seconds before a pooled connection tries again after `failures` failed attempts in a row: 50 ms doubling, at most 1 s, jittered. */
 export function reconnectDelaySeconds(failures: number): number {
   return (0.5 + Math.random() / 2) * Math.min(0.05 * 2 ** failures, 1);
-}
-
-/** Statements with at most this many parameters are prepared once per connection (see `namedStatements`). */
-const PREPARE_MAX_PARAMETERS = 64;
-
-/**
- * Put first in a statement that must be planned each time it runs rather than once per connection: one whose
- * best plan depends on how many rows a table holds right now. A prepared statement's generic plan is kept until
- * the table is analysed again; the job claim's, made while the queue was nearly empty (sequential scans in a
- * nested loop), took 0.5 s per claim once 3,500 jobs were queued, and autovacuum had not analysed the table yet.
- */
-export const PLAN_EACH_TIME = '/* plan each time */';
-
-/**
- * Drizzle sends every query as an unnamed statement, which postgres.js runs in two round trips (Parse and
- * Describe, wait for the parameter types, then Bind and Execute) and PostgreSQL parses and plans each time.
- * This wrapper prepares each distinct statement once per connection instead (postgres.js keeps them until the
- * connection is recycled, `max_lifetime`), so a repeated query is one round trip with no parsing. Statements with
- * many parameters — multi-row inserts and long IN lists, whose text varies with the row count — stay unnamed, so
- * the per-connection cache holds the service's fixed set of statements, not one per batch size; so do the
- * statements that start with `PLAN_EACH_TIME`.
- * DATABASE_PREPARED_STATEMENTS=off (a transaction-mode PgBouncer) keeps them all unnamed.
- */
-function namedStatements(client: postgres.Sql): postgres.Sql {
-  return new Proxy(client, {
-    get(target, prop, receiver) {
-      if (prop === 'unsafe') {
-        return (query: string, params?: unknown[], opts?: Record<string, unknown>) =>
-          target.unsafe(query, params as never, {
-            ...opts,
-            prepare: (params?.length ?? 0) <= PREPARE_MAX_PARAMETERS && !query.startsWith(PLAN_EACH_TIME),
-          });
-      }
-      // a transaction's (and a savepoint's) own client is wrapped too
-      if (prop === 'begin' || prop === 'savepoint') {
-        return (...args: unknown[]) => {
-          const run = args.pop() as (sql: postgres.Sql) => unknown;
-          const method = Reflect.get(target, prop) as (...a: unknown[]) => unknown;
-          return method.call(target, ...args, (sql: postgres.Sql) => run(namedStatements(sql)));
-        };
-      }
-      const value = Reflect.get(target, prop, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
 }
 
 /**
