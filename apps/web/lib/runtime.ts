@@ -12,6 +12,7 @@ import {
   createLogger,
   createRetrievalDeps,
   createDevTenantIfFirstRun,
+  describeError,
   firstRunBanner,
   wordVectors,
   loadConfig,
@@ -21,6 +22,7 @@ import {
   type Db,
   acquireDataDirLock,
   createDatabase,
+  guardDriverStartupFailures,
   releaseDataDirLock,
   runMigrations,
 } from '@memory/db';
@@ -85,6 +87,7 @@ async function boot(): Promise<Runtime> {
   const log = createLogger(config.logLevel);
   if (config.database.kind === 'pglite') acquireDataDirLock(config.database.dataDir);
   const database = createDatabase(config.database);
+  if (database.kind === 'postgres') guardDriverStartupFailures((err) => log.warn(describeError(err), 'database connection failed while it opened; the request it opened for was answered'));
   await runMigrations(config.database, database);
   await announceFirstRun(config, database.db);
   // MEMORY_EXTRACTOR picks the provider (an LLM falls back to the built-in one, docs/llm-providers.md); the runner

@@ -8,7 +8,7 @@
  * Not in Inngest mode: Inngest calls the web server's /api/inngest endpoint to run them.
  */
 import { ConfigError, createLogger, describeError, loadConfig } from '@memory/core';
-import { createDatabase, runMigrations } from '@memory/db';
+import { createDatabase, guardDriverStartupFailures, runMigrations } from '@memory/db';
 import { startBackground } from '@memory/jobs';
 
 function fail(message: string): never {
@@ -31,6 +31,7 @@ if (config.jobs.mode !== 'embedded') {
 
 const log = createLogger(config.logLevel);
 const database = createDatabase(config.database);
+guardDriverStartupFailures((err) => log.warn(describeError(err), 'database connection failed while it opened; the statement it opened for was answered'));
 try {
   // Advisory-locked: web servers and workers starting together apply each migration once.
   await runMigrations(config.database, database);

@@ -23,7 +23,7 @@ export * from './schema';
 export { acquireDataDirLock, releaseDataDirLock, readDataDirLock, DataDirLockedError } from './lock';
 export { type FullRow, toColumnNames } from './json-row';
 export { mayHaveChangedData, writtenTables } from './writes';
-export { PLAN_EACH_TIME } from './postgres-client';
+export { PLAN_EACH_TIME, guardDriverStartupFailures } from './postgres-client';
 
 /**
  * Both drivers' databases are this type, and so is the handle `db.transaction(async (tx) => …)` passes (Drizzle's
@@ -297,13 +297,15 @@ export async function runMigrations(config: DatabaseConfig, database: Database):
     await migratePglite(database.db as never, { migrationsFolder });
     return;
   }
-  const client = postgres(config.url, { max: 1, onnotice: () => {} });
+  const raw = postgres(config.url, { max: 1, onnotice: () => {} });
+  // the pool's wrapper: a start during a database restart meets what the pool meets (postgres-client.ts)
+  const client = pooledClient(raw, { prepare: false });
   try {
-    await client`select pg_advisory_lock(727274)`;
+    await client.unsafe('select pg_advisory_lock(727274)');
     await migratePostgres(drizzlePostgres(client), { migrationsFolder });
-    await client`select pg_advisory_unlock(727274)`;
+    await client.unsafe('select pg_advisory_unlock(727274)');
   } finally {
-    await client.end({ timeout: 5 });
+    await raw.end({ timeout: 5 });
   }
 }
 

@@ -1,6 +1,6 @@
 import type postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
-import { isCarriedOverTermination, pooledClient } from './postgres-client';
+import { driverRejectionListener, isCarriedOverTermination, isDriverTypesQueryFailure, pooledClient } from './postgres-client';
 
 const terminated = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
 const closed = Object.assign(new Error('write CONNECTION_CLOSED'), { code: 'CONNECTION_CLOSED' });
@@ -76,5 +76,29 @@ describe('pooledClient', () => {
 
   it('knows the carried-over codes', () => {
     expect([terminated, { code: '57P02' }, closed, { code: '57P03' }, null].map(isCarriedOverTermination)).toEqual([true, true, false, false, false]);
+  });
+});
+
+describe('driverRejectionListener', () => {
+  /** A PostgresError as postgres.js leaves it on its array-types query: the query's text as a property. */
+  const typesFailure = Object.assign(new Error('terminating connection due to administrator command'), {
+    name: 'PostgresError',
+    code: '57P01',
+    query: 'select b.oid, b.typarray from pg_catalog.pg_type a left join pg_catalog.pg_type b on b.oid = a.typelem',
+  });
+  const appFailure = Object.assign(new Error('duplicate key value'), { name: 'PostgresError', code: '23505', query: 'insert into memories …' });
+
+  it("turns the driver's failed types query into a warning", () => {
+    const warned: Error[] = [];
+    driverRejectionListener((err) => warned.push(err), () => false)(typesFailure);
+    expect(warned).toEqual([typesFailure]);
+    expect([typesFailure, appFailure, new Error('x'), 'text', null].map(isDriverTypesQueryFailure)).toEqual([true, false, false, false, false]);
+  });
+
+  it('throws any other rejection again unless another listener takes it', () => {
+    const warned: Error[] = [];
+    expect(() => driverRejectionListener((err) => warned.push(err), () => false)(appFailure)).toThrow(appFailure);
+    expect(() => driverRejectionListener((err) => warned.push(err), () => true)(appFailure)).not.toThrow();
+    expect(warned).toEqual([]);
   });
 });

@@ -117,3 +117,39 @@ function sentAgainOnce<Q extends { values(): unknown }>(make: () => Q): Q {
   };
   return query as unknown as Q;
 }
+
+/**
+ * postgres.js (3.4.9) opens every new connection with a query for the array types (`fetch_types`) whose promise
+ * nothing awaits: when that query fails — the connection killed while it starts, as in a database restart or a
+ * failover, or cancelled — its error escapes as an unhandled rejection (porsager/postgres#1192, #1205, #1223), and
+ * a Node process with no listener for those ends (the worker process has none; Next.js logs them in the web
+ * server). The statement that opened the connection is answered either way (sent again by `pooledClient` when the
+ * error is carried over to it), so this failure needs a warning, not the end of the process.
+ */
+export function isDriverTypesQueryFailure(reason: unknown): boolean {
+  if (!reason || typeof reason !== 'object') return false;
+  const { name, query } = reason as { name?: unknown; query?: unknown };
+  return name === 'PostgresError' && typeof query === 'string' && query.includes('pg_catalog.pg_type');
+}
+
+/**
+ * The process's listener for unhandled rejections: a failed types query (`isDriverTypesQueryFailure`) goes to
+ * `onFailure`; any other rejection is thrown again, as Node does when nobody listens, unless another listener
+ * (Next.js's) takes it.
+ */
+export function driverRejectionListener(onFailure: (err: Error) => void, othersListening: () => boolean) {
+  return (reason: unknown) => {
+    if (isDriverTypesQueryFailure(reason)) return onFailure(reason as Error);
+    if (!othersListening()) throw reason;
+  };
+}
+
+const GUARDED = Symbol.for('memory.db.driverRejectionGuard');
+
+/** Installs `driverRejectionListener` once per process (web server and worker process call it at start). */
+export function guardDriverStartupFailures(onFailure: (err: Error) => void): void {
+  const state = globalThis as { [GUARDED]?: boolean };
+  if (state[GUARDED]) return;
+  state[GUARDED] = true;
+  process.on('unhandledRejection', driverRejectionListener(onFailure, () => process.listenerCount('unhandledRejection') > 1));
+}
