@@ -13,6 +13,7 @@
  */
 import net from 'node:net';
 import { type Database, createDatabase, rows, runMigrations, sql, tenants } from '@memory/db';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, freePort, startWorker } from './server';
 import { ThrowawayCluster } from './throwaway-cluster';
@@ -42,10 +43,9 @@ async function restartDuringStatement(): Promise<unknown> {
     (err: unknown) => err,
   );
   // the statement is on the server once pg_stat_activity shows it (asked on a connection of its own)
-  const { default: postgres } = await import('postgres');
   const probe = postgres(cluster.url(), { max: 1, onnotice: () => {} });
-  for (let seen = 0; seen === 0; ) {
-    seen = (await probe`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(30)%'`)[0].n;
+  while ((await probe`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(30)%'`)[0].n === 0) {
+    await new Promise((r) => setTimeout(r, 20));
   }
   await probe.end();
   await cluster.stopAsync();
