@@ -66,6 +66,8 @@ const envSchema = z.object({
   MEMORY_JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /** Worker threads for the built-in extractor and the store step's CPU work (jobs/threads.ts); 0 = the event loop. */
   MEMORY_EXTRACTION_THREADS: z.coerce.number().int().min(0).max(16).default(1),
+  /** The nice value of those threads on Linux (jobs/thread-priority.ts): requests get the CPU first; 0 = as the process. */
+  MEMORY_EXTRACTION_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(10),
   MEMORY_JOB_BACKOFF_BASE_MS: z.coerce.number().int().min(10).max(600_000).default(2_000),
   MEMORY_IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(24).max(24 * 30).default(48),
   /** Minutes between runs of the embedded payload-retention scheduler (docs/provenance.md, Retention). */
@@ -257,6 +259,8 @@ function toAppConfig(e: z.output<typeof envSchema>, baseDir: string) {
       concurrency: e.MEMORY_JOB_CONCURRENCY,
       /** Extraction threads per process (MEMORY_EXTRACTION_THREADS); 0 keeps the work on the event loop. */
       threads: e.MEMORY_EXTRACTION_THREADS,
+      /** Their nice value on Linux (MEMORY_EXTRACTION_THREAD_NICE). */
+      threadNice: e.MEMORY_EXTRACTION_THREAD_NICE,
       backoffBaseMs: e.MEMORY_JOB_BACKOFF_BASE_MS,
     },
     idempotencyTtlHours: e.MEMORY_IDEMPOTENCY_TTL_HOURS,

@@ -56,7 +56,7 @@ export async function startBackground(
   // CPU-bound work of the jobs this process runs (its runner's, or Inngest's calls) goes to worker threads, off the
   // event loop (docs/workers.md); they start on the first job.
   const runsJobs = opts.work || config.jobs.mode === 'inngest';
-  const threads = runsJobs ? createExtractionThreads({ threads: config.jobs.threads }) : null;
+  const threads = runsJobs ? createExtractionThreads({ threads: config.jobs.threads, nice: config.jobs.threadNice }) : null;
   if (runsJobs && config.jobs.threads > 0 && !threads) log.warn('the extraction thread bundle is missing (npx turbo run build --filter=@memory/core): extraction runs on the event loop');
   const onThreads = (p: ExtractionProvider | null) => (threads && p?.name === 'builtin' ? threadedBuiltinExtractor(threads) : p);
   const jobDeps: JobDeps = {

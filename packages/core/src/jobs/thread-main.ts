@@ -4,13 +4,16 @@
  * file with the core sources it imports into generated/extraction-thread.mjs (scripts/build-extraction-thread.mjs);
  * npm packages stay imports, resolved from node_modules as on the calling thread.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { BuiltinExtractor } from '../extraction/builtin';
 import { prepareStore } from './prepare-store';
+import { lowerThreadPriority } from './thread-priority';
 import type { ThreadReply, ThreadRequest } from './thread-protocol';
 
 const port = parentPort;
 if (!port) throw new Error('the extraction thread runs as a worker thread');
+// background work: requests get the CPU first (thread-priority.ts)
+lowerThreadPriority(Number((workerData as { nice?: number } | null)?.nice ?? 0));
 const extractor = new BuiltinExtractor();
 
 port.on('message', (msg: ThreadRequest) => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -104,5 +104,27 @@ describe('extraction threads', () => {
     await expect(threads!.extract(conversations[2])).rejects.toThrow(/closed/);
     expect(createExtractionThreads({ threads: 0 })).toBeNull();
     expect(createExtractionThreads({ threads: 2, file: null })).toBeNull();
+  });
+
+  /** The nice values of this process's threads, from /proc (field 19 of each task's stat). */
+  function threadNiceValues(): number[] {
+    return readdirSync('/proc/self/task').map((tid) => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    });
+  }
+
+  it.runIf(process.platform === 'linux')('runs its threads at the nice value asked for, the calling thread unchanged', async () => {
+    const before = threadNiceValues();
+    expect(before).not.toContain(7);
+    const threads = createExtractionThreads({ threads: 2, nice: 7 });
+    try {
+      await Promise.all([threads!.extract(conversations[0]!), threads!.extract(conversations[2]!)]);
+      const after = threadNiceValues();
+      expect(after.filter((n) => n === 7)).toHaveLength(2);
+      expect(os.getPriority()).toBe(before[0]);
+    } finally {
+      await threads?.close();
+    }
   });
 });

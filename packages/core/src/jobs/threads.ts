@@ -5,6 +5,7 @@
  * The database work stays with the caller (PGlite has a thread of its own, packages/db; a PostgreSQL pool is per thread).
  *
  * - `threads` workers, each started on its first call; a call goes to the worker with the fewest calls in flight;
+ * - each worker lowers its own scheduling priority to `nice` on Linux (thread-priority.ts): requests go first;
  * - the worker is the bundle generated/extraction-thread.mjs (scripts/build-extraction-thread.mjs, part of the
  *   core build); without it `createExtractionThreads` returns null and the work stays on the calling thread;
  * - a worker that throws outside a call, exits, or does not answer a call within `timeoutMs` is stopped: its calls
@@ -49,7 +50,13 @@ interface Slot {
   calls: Map<number, Call>;
 }
 
-export function createExtractionThreads(opts: { threads: number; file?: string | null; timeoutMs?: number }): ExtractionThreads | null {
+export function createExtractionThreads(opts: {
+  threads: number;
+  file?: string | null;
+  timeoutMs?: number;
+  /** The nice value each thread gives itself on Linux (thread-priority.ts); 0 keeps the process's. */
+  nice?: number;
+}): ExtractionThreads | null {
   const file = opts.file === undefined ? findExtractionThreadFile() : opts.file;
   if (opts.threads < 1 || !file) return null;
   const timeoutMs = opts.timeoutMs ?? 120_000;
@@ -73,7 +80,7 @@ export function createExtractionThreads(opts: { threads: number; file?: string |
 
   function start(slot: Slot): Worker {
     counts.starts++;
-    const w = new Worker(file as string, { stdout: false, stderr: false });
+    const w = new Worker(file as string, { stdout: false, stderr: false, workerData: { nice: opts.nice ?? 0 } });
     slot.worker = w;
     w.unref();
     w.on('message', (reply: ThreadReply) => {
