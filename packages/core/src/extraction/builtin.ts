@@ -16,7 +16,8 @@
  * clause → a memory or a skip reason) and classify.ts (the category and importance rules).
  *
  * Skip reasons (metadata.skipped): assistant_turn, system_turn, redacted_secret, small_talk, question,
- * too_short, no_self_reference, transient, addressed_to_assistant.
+ * too_short, no_self_reference, transient, addressed_to_assistant, reaction (a named speaker's reaction to the
+ * other speaker: reactions.ts).
  */
 import { resolveRelativeDates } from './dates';
 import { answerMemory, isShortAnswer, questionAboutUser } from './answers';

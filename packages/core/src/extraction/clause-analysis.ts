@@ -23,6 +23,7 @@ import { renameUser, rewriteLater, toAddressee, toThirdPerson } from './third-pe
 import { type Clause } from './clauses';
 import { isSmallTalk, normalise, stripFillers } from './normalise';
 import { categorise, importanceOf, wordCount } from './classify';
+import { isReaction } from './reactions';
 
 export type SkipReason =
   | 'assistant_turn'
@@ -34,7 +35,8 @@ export type SkipReason =
   | 'no_self_reference'
   | 'transient'
   | 'addressed_to_assistant'
-  | 'instruction';
+  | 'instruction'
+  | 'reaction';
 
 
 export type ClauseOutcome =
@@ -182,6 +184,8 @@ export function analyseClause(clause: Clause, voice: Voice = DEFAULT_VOICE, opts
     const own = !voice.named && OWN_SUBJECT.test(text);
     const keep = voice.named ? wordCount(norm) >= 4 : REPORTED_START.test(text) || namedSubject(text) || support || own;
     if (!keep) return { kind: 'skip', reason: 'no_self_reference' };
+    // "Wow, that looks awesome", "Congrats on the new job": a reaction to the other speaker (reactions.ts)
+    if (voice.named && isReaction(text)) return { kind: 'skip', reason: 'reaction' };
     const category = support ? 'event' : REL_ANY.test(norm) ? 'relationship' : pastMarker ? 'event' : 'fact';
     return {
       kind: 'memory',

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { extractMemories } from './builtin';
+import { isReaction } from './reactions';
+
+describe('isReaction', () => {
+  it.each([
+    'Wow, that looks awesome!',
+    'Oh wow - that garden is so beautiful',
+    'That photo of the harbour looks super peaceful.',
+    'What an amazing view',
+    'How lovely',
+    'It must have been scary.',
+    "Priya, those mugs are absolutely gorgeous, well done",
+    'Congrats on the new role at the clinic!',
+    'Thanks for the tips on the bread dough.',
+    'Cheers for the support.',
+    'for sharing that recipe with me',
+    'Glad you enjoyed the concert!',
+    'Good luck with the exam tomorrow',
+    'Aww, they are so cute together',
+  ])('%s', (clause) => {
+    expect(isReaction(clause)).toBe(true);
+  });
+
+  it.each([
+    // news, plans and opinions with a subject of their own
+    'Glad to be home after three weeks in Chile.',
+    'Hoping to move to Porto in June.',
+    'My sister got a job at the bakery.',
+    'That bakery on Elm Street closes at six on Sundays.',
+    "It's amazing how much calmer the dog is since we started walking her twice a day",
+    'The hike was tough but the lake at the top was worth it.',
+    'Gardening really does help me forget about work.',
+    'Tomas and Inés are moving to Lisbon next spring.',
+    'Cool, the band is playing in Leeds next Friday with two new songs on the set list.',
+  ])('%s', (clause) => {
+    expect(isReaction(clause)).toBe(false);
+  });
+});
+
+describe('a named speaker\'s reactions in extraction', () => {
+  it('keeps the news and what the other speaker adds to it, not the reactions', () => {
+    const r = extractMemories({
+      messages: [
+        { role: 'user', name: 'Priya', content: 'I finally finished the blue glaze mugs for the market. Here is a photo.' },
+        { role: 'user', name: 'Tomas', content: 'Wow, those mugs are so gorgeous! Congrats on finishing them. My cousin Ana sells pottery in Leeds.' },
+      ],
+      observedAt: new Date('2024-05-01T12:00:00Z'),
+    });
+    const contents = r.memories.map((m) => m.content);
+    expect(contents.some((c) => c.startsWith('Priya finally finished the blue glaze mugs'))).toBe(true);
+    expect(contents.some((c) => c.includes('Ana sells pottery in Leeds'))).toBe(true);
+    expect(contents.filter((c) => /gorgeous|congrats/i.test(c))).toEqual([]);
+    expect(r.metadata.skipped.reaction).toBe(2);
+  });
+});

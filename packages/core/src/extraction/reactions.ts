@@ -1,0 +1,52 @@
+/**
+ * A reaction to what the other speaker said or showed: "Wow, that looks awesome!", "That picture is so cute",
+ * "What an amazing view", "Congrats on the new job", "Thanks for the advice", "Glad you liked it". Between two
+ * named people most turns carry one beside the news, and reported it becomes a memory of nothing ("Maria said that
+ * that picture is so cute"): two thirds of the memories of a conversation between friends were "X said that …",
+ * many of them these. The news itself is the other speaker's statement, kept as their memory, and the reaction's
+ * words stay retrievable in the evidence layer (the message's passage), so nothing said is lost by not keeping it.
+ *
+ * Only a named speaker's clause that is not about the speaker reaches this test (clause-analysis.ts): without a
+ * name such a clause is already skipped as having no self-reference, and "I love it" is a first-person statement.
+ */
+
+/** Interjections and one-word verdicts in front of the reaction ("Wow,", "Oh wow!", "Cool -", "Aww"). */
+const OPENERS = /^(?:(?:wow|whoa|woah|aw+|ooh|oh|omg|yay|haha|lol|cool|nice|awesome|amazing|great|sweet|yeah|yes|ah)\b[\s,!.…–—-]*)+/i;
+
+/** Words of praise, sympathy or wonder that a reaction ends on. */
+const VERDICT = String.raw`(?:awesome|amazing|great|cute|cool|nice|beautiful|gorgeous|lovely|fun|fantastic|incredible|wonderful|stunning|` +
+  String.raw`peaceful|adorable|impressive|inspiring|exciting|sweet|neat|perfect|epic|breathtaking|delicious|brilliant|spectacular|` +
+  String.raw`magical|charming|relaxing|tough|scary|rough|awful|terrible|sad|heartbreaking)`;
+const INTENSIFIERS = String.raw`(?:(?:so|really|super|very|absolutely|totally|pretty|just|truly|incredibly|such an?|quite|too)\s+)*`;
+const LINKING = String.raw`(?:looks?|sounds?|seems?|feels?|is|was|are|were|must(?:['’]ve| have) been|must be|['’]s|['’]re)`;
+
+/**
+ * "That looks awesome", "those bowls are so cute", "what an amazing view", "how beautiful", "it must have been
+ * scary": a pointing subject of at most five words, a linking verb, and a verdict, with at most three more words.
+ */
+const EVALUATION = new RegExp(
+  String.raw`^(?:(?:that|this|it|those|these|they)(?:\s+[\w'’-]+){0,4}?\s*${LINKING}\s+${INTENSIFIERS}${VERDICT}|` +
+    String.raw`(?:what an?|how|such an?)\s+${INTENSIFIERS}${VERDICT})\b(?<rest>.*)$`,
+  'i',
+);
+
+/**
+ * Congratulations, thanks, good wishes and "glad you …": the whole clause is the reaction. Not "glad to be
+ * home" or "hoping to move in June", which say something about the speaker.
+ */
+const COURTESY =
+  /^(?:congrats|congratulations|cheers|kudos|bravo|(?:good|best of) luck|well done|way to go|keep it up|keep up the good work|take care|thanks|thank you|for (?:the|your|sharing|having|being|showing)|glad (?:to hear|you|your|that you|it|for))\b/i;
+
+function contentWordCount(text: string): number {
+  return text.split(/[^\p{L}\p{N}'’]+/u).filter((w) => w.length > 2).length;
+}
+
+/** Whether a clause (another person's statement, as said) is only a reaction to what the other speaker said. */
+export function isReaction(clause: string): boolean {
+  let text = clause.trim().replace(OPENERS, '');
+  // "Melanie, those bowls are amazing": the name of the person spoken to goes too
+  text = text.replace(/^\p{Lu}[\p{L}'’-]+,\s+/u, '');
+  if (COURTESY.test(text)) return true;
+  const evaluation = EVALUATION.exec(text);
+  return evaluation !== null && contentWordCount(evaluation.groups?.rest ?? '') <= 3;
+}
