@@ -33,6 +33,8 @@ describe('isReaction', () => {
     'Gardening really does help me forget about work.',
     'Tomas and Inés are moving to Lisbon next spring.',
     'Cool, the band is playing in Leeds next Friday with two new songs on the set list.',
+    "That's awful, my car broke down.",
+    'That sounds tough - my dog got sick too',
   ])('%s', (clause) => {
     expect(isReaction(clause)).toBe(false);
   });

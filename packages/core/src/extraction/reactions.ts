@@ -22,7 +22,8 @@ const LINKING = String.raw`(?:looks?|sounds?|seems?|feels?|is|was|are|were|must(
 
 /**
  * "That looks awesome", "those bowls are so cute", "what an amazing view", "how beautiful", "it must have been
- * scary": a pointing subject of at most five words, a linking verb, and a verdict, with at most three more words.
+ * scary": a pointing subject of at most five words, a linking verb, and a verdict, with at most three more words
+ * (or, after a comma or a dash, another reaction).
  */
 const EVALUATION = new RegExp(
   String.raw`^(?:(?:that|this|it|those|these|they)(?:\s+[\w'’-]+){0,4}?\s*${LINKING}\s+${INTENSIFIERS}${VERDICT}|` +
@@ -48,5 +49,11 @@ export function isReaction(clause: string): boolean {
   text = text.replace(/^\p{Lu}[\p{L}'’-]+,\s+/u, '');
   if (COURTESY.test(text)) return true;
   const evaluation = EVALUATION.exec(text);
-  return evaluation !== null && contentWordCount(evaluation.groups?.rest ?? '') <= 3;
+  if (evaluation === null) return false;
+  const rest = evaluation.groups?.rest ?? '';
+  // "That's awful, my car broke down": what follows a comma or a dash is a statement of its own, and the clause
+  // is a reaction only if that is one too ("… so gorgeous, well done")
+  const after = /[,;:–—]\s*|\s-\s*/.exec(rest);
+  if (after && /[\p{L}\p{N}]/u.test(rest.slice(after.index))) return isReaction(rest.slice(after.index + after[0].length));
+  return contentWordCount(rest) <= 3;
 }
