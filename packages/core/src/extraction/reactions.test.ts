@@ -15,6 +15,7 @@ describe('isReaction', () => {
     'Thanks for the tips on the bread dough.',
     'Cheers for the support.',
     'for sharing that recipe with me',
+    'for the helpful advice',
     'Glad you enjoyed the concert!',
     'Good luck with the exam tomorrow',
     'Aww, they are so cute together',
@@ -34,6 +35,8 @@ describe('isReaction', () => {
     'Tomas and Inés are moving to Lisbon next spring.',
     'Cool, the band is playing in Leeds next Friday with two new songs on the set list.',
     "That's awful, my car broke down.",
+    'For the past year, my sister has been teaching in Osaka.',
+    'Thanks to my brother, the shop opened on time.',
     'That sounds tough - my dog got sick too',
   ])('%s', (clause) => {
     expect(isReaction(clause)).toBe(false);

@@ -35,8 +35,14 @@ const EVALUATION = new RegExp(
  * Congratulations, thanks, good wishes and "glad you …": the whole clause is the reaction. Not "glad to be
  * home" or "hoping to move in June", which say something about the speaker.
  */
-const COURTESY =
-  /^(?:congrats|congratulations|cheers|kudos|bravo|(?:good|best of) luck|well done|way to go|keep it up|keep up the good work|take care|thanks|thank you|for (?:the|your|sharing|having|being|showing)|glad (?:to hear|you|your|that you|it|for))\b/i;
+const COURTESY = new RegExp(
+  String.raw`^(?:congrats|congratulations|cheers|kudos|bravo|(?:good|best of) luck|well done|way to go|keep it up|keep up the good work|` +
+    // "thanks to my sister, …" and "for the past year, …" open news: only the thing thanked for
+    String.raw`thanks(?! to)|thank you|for (?:sharing|having|being|showing|your|the (?:[\w'’-]+ )?` +
+    String.raw`(?:advice|tips?|support|help|recommendations?|suggestions?|encouragement|kind words|reminder|invite|invitation|info|update|pics?|pictures?|photos?))|` +
+    String.raw`glad (?:to hear|you|your|that you|it|for))\b`,
+  'i',
+);
 
 function contentWordCount(text: string): number {
   return text.split(/[^\p{L}\p{N}'’]+/u).filter((w) => w.length > 2).length;
