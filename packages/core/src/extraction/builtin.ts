@@ -135,20 +135,19 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
   };
   const byContent = new Map<string, ExtractedMemory>();
   let sentencesConsidered = 0;
-  const keep = (index: number, m: Omit<ExtractedMemory, 'messageIndices'>) => {
+  // `also`: other messages the memory was taken from (the question it quotes, between named people)
+  const keep = (index: number, m: Omit<ExtractedMemory, 'messageIndices'>, also: readonly number[] = []) => {
     const content = resolveRelativeDates(m.content, input.observedAt);
     const key = content.toLowerCase();
     const existing = byContent.get(key);
     if (existing) {
-      if (!existing.messageIndices.includes(index)) {
-        existing.messageIndices.push(index);
-        existing.messageIndices.sort((a, b) => a - b);
-      }
+      for (const i of [...also, index]) if (!existing.messageIndices.includes(i)) existing.messageIndices.push(i);
+      existing.messageIndices.sort((a, b) => a - b);
       existing.importance = Math.max(existing.importance, m.importance);
       existing.confidence = Math.max(existing.confidence, m.confidence);
       return;
     }
-    byContent.set(key, { ...m, content, messageIndices: [index] });
+    byContent.set(key, { ...m, content, messageIndices: [...new Set([...also, index])].sort((a, b) => a - b) });
   };
 
   const clauseOptions: ClauseOptions = { supportReports: input.domain === 'customer_support' };
@@ -184,7 +183,9 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
       if (context === undefined && (refersBack || voice.named)) context = replyContext(input.messages, index);
       // between people every answer keeps its question; to an assistant, only a statement that refers back
       const needs = context != null && (refersBack || (voice.named && context.questions.length > 0));
-      keep(index, { ...memory, content: needs && context ? withContext(memory.content, context) : memory.content });
+      // between people, an answer that quotes the question cites the question's message too: it was taken from both
+      const cites = needs && voice.named && context?.questions.length ? [index - 1] : [];
+      keep(index, { ...memory, content: needs && context ? withContext(memory.content, context) : memory.content }, cites);
       kept++;
     };
     // what the message said before the clause: a count that leaves out what it counts takes it from there

@@ -104,7 +104,7 @@ describe('HotTier: a memory is linked to the person who said its message', () =>
       entity_names: entities,
     }) as unknown as RankableRow;
 
-  it("takes the speaker of the message a memory cites, none when the speakers differ or are not named", () => {
+  it("takes the speaker of the message a memory cites, none when the speakers differ or are not named, the answerer's for an answer that quotes its question", () => {
     const set = new HotTier().build(
       'u1',
       1,
@@ -113,16 +113,28 @@ describe('HotTier: a memory is linked to the person who said its message', () =>
         memory('m2', 'Tariq told Lena her marathon plan sounds tough.', 1, ['lena', 'tariq']),
         memory('m3', 'The user runs on Sundays.', 0, [], 'e2'),
         { ...memory('m4', 'Lena and Tariq agreed on a marathon pace.', 0, ['lena', 'tariq']), message_indices: [0, 1] } as RankableRow,
+        // an answer that quotes the question it answers cites the asker's message too, and is the answerer's
+        {
+          ...memory('m5', 'Tariq said that the plan is fine (in reply to Lena: "Is my marathon plan too much?").', 3, ['lena', 'tariq']),
+          message_indices: [2, 3],
+        } as RankableRow,
+        {
+          ...memory('m6', 'Tariq said that the plan is fine (in reply to Priya: "Is it too much?").', 3, ['lena', 'tariq']),
+          message_indices: [2, 3],
+        } as RankableRow,
       ],
       null,
       [
         passage({ message_index: 0, role: 'user', speaker: 'Lena', content: 'I am training for a marathon in the autumn.' }),
         passage({ message_index: 1, role: 'user', speaker: 'Tariq', content: 'Lena, that marathon plan sounds tough!' }),
+        passage({ message_index: 2, role: 'user', speaker: 'Lena', content: 'Is my marathon plan too much?' }),
+        passage({ message_index: 3, role: 'user', speaker: 'Tariq', content: 'The plan is fine.' }),
         passage({ message_index: 0, role: 'user', content: 'I run on Sundays.', source_event_id: 'e2' }),
       ],
     );
-    expect(set.index.memories.map((m) => m.speaker)).toEqual(['lena', 'tariq', undefined, undefined]);
-    expect(set.passageIndex!.memories.map((m) => m.speaker)).toEqual(['lena', 'tariq', undefined]);
+    // m6 quotes someone other than the one whose message it cites: two people's, no one's
+    expect(set.index.memories.map((m) => m.speaker)).toEqual(['lena', 'tariq', undefined, undefined, 'tariq', undefined]);
+    expect(set.passageIndex!.memories.map((m) => m.speaker)).toEqual(['lena', 'tariq', 'lena', 'tariq', undefined]);
   });
 
   it("ranks what the person the question names said above what someone else said to them", () => {

@@ -147,7 +147,7 @@ export class HotTier {
     const index = buildIndex(
       rows.map((r) => {
         for (const e of r.entity_names ?? []) entityNames.add(e);
-        const speaker = speakerOfMessages(speakers, r.source_event_id, r.message_indices);
+        const speaker = speakerOfMessages(speakers, r.source_event_id, r.message_indices, r.content);
         return {
           ...(speaker ? { speaker } : {}),
           id: r.id,
@@ -288,14 +288,23 @@ function speakersOf(passages: readonly PassageRow[]): Map<string, string> {
 /** A passage's named speaker as its entity and its speaker (nothing when unnamed). */
 const speakerLinks = (speaker: string | undefined) => (speaker ? { entities: [speaker], speaker } : {});
 
-/** The one named speaker of the messages a memory cites (undefined: none named, or more than one person). */
-function speakerOfMessages(speakers: ReadonlyMap<string, string>, event: string | null | undefined, indices: unknown): string | undefined {
+/**
+ * The one named speaker of the messages a memory cites (undefined: none named, or more than one person), except
+ * for an answer that quotes the question it answers: it cites the asker's message too (before its own), and it
+ * is the answerer's ("Nate said that … (in reply to Joanna: "What's your favourite game?")" is Nate's).
+ */
+export function speakerOfMessages(
+  speakers: ReadonlyMap<string, string>,
+  event: string | null | undefined,
+  indices: unknown,
+  content = '',
+): string | undefined {
   if (speakers.size === 0 || !Array.isArray(indices) || indices.length === 0) return undefined;
-  let speaker: string | undefined;
-  for (const i of indices as number[]) {
-    const s = speakers.get(messageKey(event, i));
-    if (!s || (speaker && s !== speaker)) return undefined;
-    speaker = s;
-  }
-  return speaker;
+  const cited = [...(indices as number[])].sort((a, b) => a - b).map((i) => speakers.get(messageKey(event, i)));
+  const last = cited[cited.length - 1];
+  if (!last) return undefined;
+  if (cited.every((s) => s === last)) return last;
+  const askers = new Set(cited.filter((s) => s !== last));
+  const [asker] = askers;
+  return askers.size === 1 && asker && content.toLowerCase().includes(`(in reply to ${asker}: `) ? last : undefined;
 }
