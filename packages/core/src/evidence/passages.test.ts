@@ -212,6 +212,13 @@ describe('a reply with its prompt', () => {
     expect(passageText({ role: 'assistant', speaker: null, content: 'Sure.', observedAt: at }, prompt)).toMatch(/^On 21 May 2023 Maria said: "w0 w1 .* …" and the assistant replied: "Sure\."$/);
   });
 
+  it("shows a named person's answer with the other person's question", () => {
+    const prompt = promptOf(4, 'Lovely photos! Which island did you like best?', 'Priya');
+    expect(passageText({ role: 'user', speaker: 'Tomas', content: 'Vis, for the calm harbour.', observedAt: at }, prompt)).toBe(
+      'On 21 May 2023 Priya said: "Lovely photos! Which island did you like best?" and Tomas replied: "Vis, for the calm harbour."',
+    );
+  });
+
   it('leaves what the user said alone', () => {
     const prompt = promptOf(0, 'Hi', null);
     expect(passageText({ role: 'user', speaker: null, content: 'I finished the book.', observedAt: at }, prompt)).toBe(

@@ -110,8 +110,7 @@ export function questionAnswered(messages: readonly ConversationMessage[], messa
   const prev = before >= 0 ? messages[before] : null;
   if (!prev || typeof prev.content !== 'string') return null;
   if (sameSpeaker(prev, m)) return null;
-  const closing = sentences(prev.content).slice(-2);
-  const asked = closing.filter((s) => s.endsWith('?') && wordCount(s) <= QUESTION_MAX_WORDS);
+  const asked = closingQuestions(prev.content);
   if (asked.length === 0) return null;
   if (!asked.some(isFollowUpQuestion)) return asked.join(' ');
   const context: string[] = [];
@@ -122,6 +121,18 @@ export function questionAnswered(messages: readonly ConversationMessage[], messa
   const lead = at > 0 ? prev.content.slice(0, at).trim() : '';
   if (lead) context.push(closingWords(lead, FOLLOW_UP_CONTEXT_MAX_WORDS));
   return [...asked, ...context].join(' ');
+}
+
+/** The questions among the last two sentences of a message, of at most QUESTION_MAX_WORDS words each. */
+function closingQuestions(text: string): string[] {
+  return sentences(text)
+    .slice(-2)
+    .filter((s) => s.endsWith('?') && wordCount(s) <= QUESTION_MAX_WORDS);
+}
+
+/** Whether a message closes with a question the next speaker's message answers (`questionAnswered`). */
+export function closesWithQuestion(text: string): boolean {
+  return closingQuestions(text).length > 0;
 }
 
 /** The index of the user or assistant message before `index` (-1 when none). */
@@ -170,7 +181,10 @@ export interface PassagePrompt {
   whole: boolean;
 }
 
-/** The prompt of an assistant message: the user message right before it, quoted whole or shortened. */
+/**
+ * The prompt of a reply (an assistant message, or a named person's answer to another's question): the message right
+ * before it, quoted whole or shortened.
+ */
 export function promptOf(messageIndex: number, text: string, speaker: string | null, maxWords = PROMPT_MAX_WORDS): PassagePrompt {
   const words = text.split(/\s+/).filter((w) => w.length > 0);
   const whole = words.length <= maxWords;
@@ -180,8 +194,10 @@ export function promptOf(messageIndex: number, text: string, speaker: string | n
 /**
  * A passage as retrieval returns and renders it: who said it and when, then the words in quotes, e.g.
  * `On 21 May 2023 the assistant said: "Dilute tea tree oil to 5 %…"`, or with the prompt it answers,
- * `On 21 May 2023 the user said: "How do I use tea tree oil?" and the assistant replied: "Dilute it…"`.
- * What the assistant said is attributed to the assistant, never stated as a fact about the user.
+ * `On 21 May 2023 the user said: "How do I use tea tree oil?" and the assistant replied: "Dilute it…"`, and
+ * between named people `On 3 June 2023 Priya said: "Which island did you like best?" and Tomas replied: "Vis!"`.
+ * What the assistant said is attributed to the assistant, never stated as a fact about the user. The unnamed
+ * user's messages are shown alone.
  */
 export function passageText(
   p: { role: string; speaker: string | null; content: string; observedAt: Date | string | number },
@@ -190,9 +206,10 @@ export function passageText(
   const at = p.observedAt instanceof Date ? p.observedAt : new Date(p.observedAt);
   const who = p.role === 'assistant' ? 'the assistant' : p.speaker ? p.speaker : 'the user';
   const when = Number.isNaN(at.getTime()) ? '' : `On ${DATE.format(at)} `;
+  // a reply of the assistant, or of a named person to another's question, shows what it answers
   const said =
-    prompt && p.role === 'assistant'
-      ? `${when}${prompt.speaker ?? 'the user'} said: "${prompt.quote}" and the assistant replied: "${p.content}"`
-      : `${when}${who} said: "${p.content}"`;
+    prompt && (p.role === 'assistant' || p.speaker)
+    ? `${when}${prompt.speaker ?? 'the user'} said: "${prompt.quote}" and ${who} replied: "${p.content}"`
+    : `${when}${who} said: "${p.content}"`;
   return when ? said : said.charAt(0).toUpperCase() + said.slice(1);
 }

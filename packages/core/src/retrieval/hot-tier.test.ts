@@ -54,6 +54,31 @@ describe('HotTier: the prompt of each assistant passage', () => {
   });
 });
 
+describe('HotTier: the question a named person answers', () => {
+  const set = new HotTier().build('u1', 1, [], null, [
+    passage({ message_index: 0, role: 'user', speaker: 'Priya', content: 'Lovely photos! Which island did you like best?' }),
+    // the opening part of the answer is shown with the question; a later part is not
+    passage({ message_index: 1, part: 0, role: 'user', speaker: 'Tomas', content: 'Vis, for the calm harbour.' }),
+    passage({ message_index: 1, part: 1, role: 'user', speaker: 'Tomas', content: 'We also hiked a lot.' }),
+    // a statement is no question: the reply to it stands alone
+    passage({ message_index: 2, role: 'user', speaker: 'Priya', content: 'I framed the harbour photo.' }),
+    passage({ message_index: 3, role: 'user', speaker: 'Tomas', content: 'Nice one.' }),
+    // the same person twice: no question of another's to answer
+    passage({ message_index: 4, role: 'user', speaker: 'Tomas', content: 'Did I mention the ferry?' }),
+    passage({ message_index: 5, role: 'user', speaker: 'Tomas', content: 'It was late.' }),
+    // the unnamed user's messages never quote what came before
+    passage({ source_event_id: 'e2', message_index: 0, role: 'user', content: 'Which island is best?' }),
+    passage({ source_event_id: 'e2', message_index: 1, role: 'user', content: 'I think Vis.' }),
+  ]);
+
+  it('quotes the question with the opening part of the answer, and cites it when whole', () => {
+    expect(set.prompts[1]).toEqual({ messageIndex: 0, speaker: 'Priya', quote: 'Lovely photos! Which island did you like best?', whole: true });
+    expect(set.passageIndex?.memories[1].messages).toEqual([0, 1]);
+    expect([2, 3, 4, 5, 6, 7, 8].map((i) => set.prompts[i])).toEqual([null, null, null, null, null, null, null]);
+    expect(set.passageIndex?.memories[4].messages).toEqual([3]);
+  });
+});
+
 describe('HotTier: history passages', () => {
   it('indexes a superseded claim\'s words with the passage of its message, ranked below what is current', () => {
     const now = Date.parse('2026-06-01T00:00:00Z');

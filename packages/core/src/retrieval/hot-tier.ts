@@ -11,7 +11,7 @@ import { type CandidateIndex, type CurrentClaim, PASSAGE_CATEGORY, type Precompu
 import { messageKey } from './candidate-index';
 import { analyze } from '../text/terms';
 import { wordVectors } from '../text/word-vectors';
-import { type PassagePrompt, promptOf } from '../evidence/passages';
+import { type PassagePrompt, closesWithQuestion, promptOf } from '../evidence/passages';
 
 /** A memory as retrieval loads it: the row with its source, plus the ranking inputs. */
 export interface RankableRow extends MemoryWithSourceRow {
@@ -252,7 +252,8 @@ function storedAnalysis(r: { terms?: string | null; vector?: string | null; vect
 /**
  * For every assistant passage, the user message right before its message in the same source event, among the
  * passages loaded: a message whose memory was retired (other than superseded) is not loaded (loadPassages), so no
- * reply quotes it.
+ * reply quotes it. Between named people, likewise the opening passage of a reply to a question the other person
+ * just asked (`closesWithQuestion`): "Xenoblade, for sure!" is shown with "So what's your favourite game?".
  */
 function promptsOf(passages: readonly PassageRow[]): (PassagePrompt | null)[] {
   const userMessages = new Map<string, PassageRow[]>();
@@ -263,16 +264,18 @@ function promptsOf(passages: readonly PassageRow[]): (PassagePrompt | null)[] {
     if (parts) parts.push(p);
     else userMessages.set(key, [p]);
   }
-  const made = new Map<string, PassagePrompt>();
+  const made = new Map<string, PassagePrompt | null>();
   return passages.map((p) => {
-    if (p.role !== 'assistant') return null;
+    const named = p.role === 'user' && p.speaker !== null && p.part === 0;
+    if (p.role !== 'assistant' && !named) return null;
     const key = `${p.source_event_id}#${p.message_index - 1}`;
     const known = made.get(key);
-    if (known) return known;
+    if (known !== undefined) return known;
     const parts = userMessages.get(key);
-    if (!parts) return null;
+    if (!parts || (named && (!parts[0].speaker || parts[0].speaker === p.speaker))) return null;
     const text = [...parts].sort((a, b) => a.part - b.part).map((x) => x.content).join(' ');
-    const prompt = promptOf(p.message_index - 1, text, parts[0].speaker);
+    // a named person's message is the reply's prompt only when it closes with a question
+    const prompt = named && !closesWithQuestion(text) ? null : promptOf(p.message_index - 1, text, parts[0].speaker);
     made.set(key, prompt);
     return prompt;
   });
