@@ -209,7 +209,7 @@ export function passageText(
   // a reply of the assistant, or of a named person to another's question, shows what it answers
   const said =
     prompt && (p.role === 'assistant' || p.speaker)
-    ? `${when}${prompt.speaker ?? 'the user'} said: "${prompt.quote}" and ${who} replied: "${p.content}"`
-    : `${when}${who} said: "${p.content}"`;
+      ? `${when}${prompt.speaker ?? 'the user'} said: "${prompt.quote}" and ${who} replied: "${p.content}"`
+      : `${when}${who} said: "${p.content}"`;
   return when ? said : said.charAt(0).toUpperCase() + said.slice(1);
 }
