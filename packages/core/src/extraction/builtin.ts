@@ -82,9 +82,12 @@ function replyContext(messages: ExtractionInput['messages'], index: number): Rep
   return { who: prev.name ?? 'the assistant', questions, about };
 }
 
+/** How a memory opens the question it quotes: `in reply to Melanie: "…"` (retrieval reads it: hot-tier.ts). */
+export const quotedQuestionOf = (who: string) => `in reply to ${who}: `;
+
 function withContext(content: string, ctx: ReplyContext): string {
   const parts: string[] = [];
-  if (ctx.questions.length) parts.push(`in reply to ${ctx.who}: ${ctx.questions.map((q) => `"${q}"`).join(' ')}`);
+  if (ctx.questions.length) parts.push(`${quotedQuestionOf(ctx.who)}${ctx.questions.map((q) => `"${q}"`).join(' ')}`);
   if (ctx.about.length) parts.push(`${ctx.questions.length ? '' : `in reply to ${ctx.who} `}about ${ctx.about.join(', ')}`);
   return `${content.replace(/[.!?]+$/, '')} (${parts.join('; ')}).`;
 }

@@ -12,6 +12,7 @@ import { messageKey } from './candidate-index';
 import { analyze } from '../text/terms';
 import { wordVectors } from '../text/word-vectors';
 import { type PassagePrompt, closesWithQuestion, promptOf } from '../evidence/passages';
+import { quotedQuestionOf } from '../extraction/builtin';
 
 /** A memory as retrieval loads it: the row with its source, plus the ranking inputs. */
 export interface RankableRow extends MemoryWithSourceRow {
@@ -296,18 +297,23 @@ const speakerLinks = (speaker: string | undefined) => (speaker ? { entities: [sp
  * for an answer that quotes the question it answers: it cites the asker's message too (before its own), and it
  * is the answerer's ("Nate said that … (in reply to Joanna: "What's your favourite game?")" is Nate's).
  */
-export function speakerOfMessages(
+function speakerOfMessages(
   speakers: ReadonlyMap<string, string>,
   event: string | null | undefined,
   indices: unknown,
-  content = '',
+  content: string,
 ): string | undefined {
   if (speakers.size === 0 || !Array.isArray(indices) || indices.length === 0) return undefined;
-  const cited = [...(indices as number[])].sort((a, b) => a - b).map((i) => speakers.get(messageKey(event, i)));
-  const last = cited[cited.length - 1];
+  const cited = indices as number[];
+  const last = speakers.get(messageKey(event, Math.max(...cited)));
   if (!last) return undefined;
-  if (cited.every((s) => s === last)) return last;
-  const askers = new Set(cited.filter((s) => s !== last));
-  const [asker] = askers;
-  return askers.size === 1 && asker && content.toLowerCase().includes(`(in reply to ${asker}: `) ? last : undefined;
+  // every other person's message it cites must be the one asker whose question it quotes
+  let asker: string | undefined;
+  for (const i of cited) {
+    const s = speakers.get(messageKey(event, i));
+    if (s === last) continue;
+    if (!s || (asker && s !== asker)) return undefined;
+    asker = s;
+  }
+  return asker === undefined || content.toLowerCase().includes(`(${quotedQuestionOf(asker)}`) ? last : undefined;
 }
