@@ -63,6 +63,8 @@ interface ReplyContext {
   who: string;
   questions: string[];
   about: string[];
+  /** What the replier said just before a follow-up question, quoted, and its message (topicBefore). */
+  before: { quote: string; index: number } | null;
 }
 
 function replyContext(messages: ExtractionInput['messages'], index: number): ReplyContext | null {
@@ -78,8 +80,29 @@ function replyContext(messages: ExtractionInput['messages'], index: number): Rep
     .filter((q) => q.split(/\s+/).length >= 2)
     .slice(-2);
   const about = nounPhrases(text, me.name ? [me.name] : []).slice(0, 5);
+  const before = questions.length > 0 && (about.length <= 1 || REFERS_BACK.test(questions[questions.length - 1])) ? topicBefore(messages, index) : null;
   if (questions.length === 0 && about.length === 0) return null;
-  return { who: prev.name ?? 'the assistant', questions, about };
+  return { who: prev.name ?? 'the assistant', questions, about, before };
+}
+
+/** A question that points at something said before it: "How did they like it?", "Did you do anything else there?" */
+const REFERS_BACK = /\b(?:it|there|that|this|them|they|those|these|you two)\b/i;
+
+/**
+ * What a follow-up question is about, when it names next to nothing of its own or points back: the statements the
+ * replier made just before it, the last two (or the last one) when they fit in 240 characters. The reply quotes
+ * them and cites their message ("Yesterday I took my nephews to the aquarium." → "So fun! What did they like
+ * best?" → "They loved the octopus" is about the nephews at the aquarium). Only the replier's own message right
+ * before the question counts.
+ */
+function topicBefore(messages: ExtractionInput['messages'], index: number): { quote: string; index: number } | null {
+  const before = messages[index - 2];
+  const me = messages[index];
+  if (!before || before.role !== me.role || before.name !== me.name || typeof before.content !== 'string') return null;
+  const statements = splitSentences(splitCaptions(before.content).text).filter((x) => !x.question).map((x) => x.text.trim());
+  const two = statements.slice(-2).join(' ');
+  const quote = two.length <= 240 ? two : (statements.at(-1) ?? '');
+  return quote.split(/\s+/).length >= 3 && quote.length <= 240 ? { quote, index: index - 2 } : null;
 }
 
 /** How a memory opens the question it quotes: `in reply to Melanie: "…"` (retrieval reads it: hot-tier.ts). */
@@ -88,6 +111,7 @@ export const quotedQuestionOf = (who: string) => `in reply to ${who}: `;
 function withContext(content: string, ctx: ReplyContext): string {
   const parts: string[] = [];
   if (ctx.questions.length) parts.push(`${quotedQuestionOf(ctx.who)}${ctx.questions.map((q) => `"${q}"`).join(' ')}`);
+  if (ctx.before) parts.push(`after saying "${ctx.before.quote}"`);
   if (ctx.about.length) parts.push(`${ctx.questions.length ? '' : `in reply to ${ctx.who} `}about ${ctx.about.join(', ')}`);
   return `${content.replace(/[.!?]+$/, '')} (${parts.join('; ')}).`;
 }
@@ -188,6 +212,7 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
       const needs = context != null && (refersBack || (voice.named && context.questions.length > 0));
       // between people, an answer that quotes the question cites the question's message too: it was taken from both
       const cites = needs && voice.named && context?.questions.length ? [index - 1] : [];
+      if (needs && context?.before) cites.push(context.before.index);
       keep(index, { ...memory, content: needs && context ? withContext(memory.content, context) : memory.content }, cites);
       kept++;
     };
