@@ -23,7 +23,8 @@ import { resolveRelativeDates } from './dates';
 import { answerMemory, isShortAnswer, questionAboutUser } from './answers';
 import { embeddedStatements, plainRequest, questionSpeaksOfUser } from './disclosures';
 import { nounPhrases } from './entities';
-import { isInstruction, overridesInstructions } from './instructions';
+import { carriesInstruction, isInstruction, overridesInstructions } from './instructions';
+import { REDACTED } from './lexicon';
 import { type Antecedent, mentions, resolvePronoun, weSubject } from './pronouns';
 import { restoreCountedNoun } from './ellipsis';
 import { rewriteLater } from './third-person';
@@ -74,12 +75,15 @@ function replyContext(messages: ExtractionInput['messages'], index: number): Rep
   const other = me.name ? prev.name !== undefined && prev.name !== me.name : prev.role === 'assistant';
   if (!other) return null;
   const text = splitCaptions(prev.content).text;
-  const questions = splitSentences(text)
+  const sentences = quotable(text);
+  const questions = sentences
     .filter((x) => x.question && x.text.length <= 160)
     .map((x) => stripFillers(x.text).text)
     .filter((q) => q.split(/\s+/).length >= 2)
     .slice(-2);
-  const about = nounPhrases(text, me.name ? [me.name] : []).slice(0, 5);
+  // the noun phrases of what may be quoted: the whole message unless a sentence of it may not be
+  const whole = sentences.length === splitSentences(text).length;
+  const about = nounPhrases(whole ? text : sentences.map((x) => x.text).join(' '), me.name ? [me.name] : []).slice(0, 5);
   const before = questions.length > 0 && (about.length <= 1 || REFERS_BACK.test(questions[questions.length - 1])) ? topicBefore(messages, index) : null;
   if (questions.length === 0 && about.length === 0) return null;
   return { who: prev.name ?? 'the assistant', questions, about, before };
@@ -99,10 +103,22 @@ function topicBefore(messages: ExtractionInput['messages'], index: number): { qu
   const before = messages[index - 2];
   const me = messages[index];
   if (!before || before.role !== me.role || before.name !== me.name || typeof before.content !== 'string') return null;
-  const statements = splitSentences(splitCaptions(before.content).text).filter((x) => !x.question).map((x) => x.text.trim());
+  const statements = quotable(splitCaptions(before.content).text)
+    .filter((x) => !x.question)
+    .map((x) => x.text.trim());
   const two = statements.slice(-2).join(' ');
   const quote = two.length <= 240 ? two : (statements.at(-1) ?? '');
   return quote.split(/\s+/).length >= 3 && quote.length <= 240 ? { quote, index: index - 2 } : null;
+}
+
+/**
+ * The sentences of another message a memory may quote: none of a message that carries an attempt on the
+ * assistant's instructions (it is not kept as a passage either), and no sentence aimed at the model or that held
+ * a redacted secret (such sentences never become memories of their own).
+ */
+function quotable(text: string): ReturnType<typeof splitSentences> {
+  if (carriesInstruction(text)) return [];
+  return splitSentences(text).filter((x) => !REDACTED.test(x.text) && !isInstruction(x.text));
 }
 
 /** How a memory opens the question it quotes: `in reply to Melanie: "…"` (retrieval reads it: hot-tier.ts). */
