@@ -4,6 +4,7 @@
  * matches the query rather than drowned by the rest. Pure functions; the extraction job stores the result.
  */
 import { carriesInstruction } from '../extraction/instructions';
+import { POINTS_BACK } from '../extraction/lexicon';
 import { contentWords } from '../text/terms';
 import type { PassageRole } from '@memory/db';
 import type { ConversationMessage } from '../messages';
@@ -65,8 +66,6 @@ export const QUESTION_MAX_WORDS = 25;
 /** The most words of the message a follow-up question points back to that are indexed with the reply. */
 export const FOLLOW_UP_CONTEXT_MAX_WORDS = 40;
 
-/** A pronoun that points back to something said before ("How was it?", "What got you into that?"). */
-const POINTS_BACK = /\b(it|that|this|they|them|those|these)\b/iu;
 
 /**
  * A follow-up question: it points back with a pronoun and names at most two things of its own ("What's it

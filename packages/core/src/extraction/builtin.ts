@@ -24,7 +24,7 @@ import { answerMemory, isShortAnswer, questionAboutUser } from './answers';
 import { embeddedStatements, plainRequest, questionSpeaksOfUser } from './disclosures';
 import { nounPhrases } from './entities';
 import { carriesInstruction, isInstruction, overridesInstructions } from './instructions';
-import { REDACTED } from './lexicon';
+import { POINTS_BACK, REDACTED } from './lexicon';
 import { type Antecedent, mentions, resolvePronoun, weSubject } from './pronouns';
 import { restoreCountedNoun } from './ellipsis';
 import { rewriteLater } from './third-person';
@@ -75,22 +75,21 @@ function replyContext(messages: ExtractionInput['messages'], index: number): Rep
   const other = me.name ? prev.name !== undefined && prev.name !== me.name : prev.role === 'assistant';
   if (!other) return null;
   const text = splitCaptions(prev.content).text;
-  const sentences = quotable(text);
+  const { sentences, whole } = quotable(text);
   const questions = sentences
     .filter((x) => x.question && x.text.length <= 160)
     .map((x) => stripFillers(x.text).text)
     .filter((q) => q.split(/\s+/).length >= 2)
     .slice(-2);
   // the noun phrases of what may be quoted: the whole message unless a sentence of it may not be
-  const whole = sentences.length === splitSentences(text).length;
   const about = nounPhrases(whole ? text : sentences.map((x) => x.text).join(' '), me.name ? [me.name] : []).slice(0, 5);
-  const before = questions.length > 0 && (about.length <= 1 || REFERS_BACK.test(questions[questions.length - 1])) ? topicBefore(messages, index) : null;
+  const before = questions.length > 0 && (about.length <= 1 || pointsBack(questions[questions.length - 1])) ? topicBefore(messages, index) : null;
   if (questions.length === 0 && about.length === 0) return null;
   return { who: prev.name ?? 'the assistant', questions, about, before };
 }
 
 /** A question that points at something said before it: "How did they like it?", "Did you do anything else there?" */
-const REFERS_BACK = /\b(?:it|there|that|this|them|they|those|these|you two)\b/i;
+const pointsBack = (question: string) => POINTS_BACK.test(question) || /\b(?:there|you two)\b/i.test(question);
 
 /**
  * What a follow-up question is about, when it names next to nothing of its own or points back: the statements the
@@ -104,7 +103,7 @@ function topicBefore(messages: ExtractionInput['messages'], index: number): { qu
   const me = messages[index];
   if (!before || before.role !== me.role || before.name !== me.name || typeof before.content !== 'string') return null;
   const statements = quotable(splitCaptions(before.content).text)
-    .filter((x) => !x.question)
+    .sentences.filter((x) => !x.question)
     .map((x) => x.text.trim());
   const two = statements.slice(-2).join(' ');
   const quote = two.length <= 240 ? two : (statements.at(-1) ?? '');
@@ -116,9 +115,11 @@ function topicBefore(messages: ExtractionInput['messages'], index: number): { qu
  * assistant's instructions (it is not kept as a passage either), and no sentence aimed at the model or that held
  * a redacted secret (such sentences never become memories of their own).
  */
-function quotable(text: string): ReturnType<typeof splitSentences> {
-  if (carriesInstruction(text)) return [];
-  return splitSentences(text).filter((x) => !REDACTED.test(x.text) && !isInstruction(x.text));
+function quotable(text: string): { sentences: ReturnType<typeof splitSentences>; whole: boolean } {
+  if (carriesInstruction(text)) return { sentences: [], whole: false };
+  const all = splitSentences(text);
+  const sentences = all.filter((x) => !REDACTED.test(x.text) && !isInstruction(x.text));
+  return { sentences, whole: sentences.length === all.length };
 }
 
 /** How a memory opens the question it quotes: `in reply to Melanie: "…"` (retrieval reads it: hot-tier.ts). */

@@ -127,6 +127,9 @@ export const TRANSIENT_STATE = new RegExp(
 /** Redacted secrets inserted by the ingestion layer. */
 export const REDACTED = /\[REDACTED[^\]]*\]/;
 
+/** A pronoun that points back to something said before ("How was it?", "What got you into that?"): follow-up questions. */
+export const POINTS_BACK = /\b(it|that|this|they|them|those|these)\b/iu;
+
 /** Importance boosts (norm). */
 export const HEALTH =
   /\b(?:allerg\w*|intoleran\w*|diabet\w*|celiac|coeliac|asthma\w*|epilep\w*|pregnan\w*|medication|medications|medicine|disabilit\w*|disabled|adhd|autis\w*|anxiety|depress\w*|migraine\w*|blood pressure|heart (?:condition|disease)|cancer|surgery|chronic|wheelchair|deaf|blind|insulin|inhaler|bipolar|ptsd|ocd|dyslexi\w*|diagnos\w*|condition|injur\w*|arthritis|sober)\b/;
