@@ -64,7 +64,7 @@ interface ReplyContext {
   who: string;
   questions: string[];
   about: string[];
-  /** What the replier said just before a follow-up question, quoted, and its message (topicBefore). */
+  /** What the replier said just before a follow-up question or a bare reaction, quoted, and its message (topicBefore). */
   before: { quote: string; index: number } | null;
 }
 
@@ -83,8 +83,12 @@ function replyContext(messages: ExtractionInput['messages'], index: number): Rep
     .slice(-2);
   // the noun phrases of what may be quoted: the whole message unless a sentence of it may not be
   const about = nounPhrases(whole ? text : sentences.map((x) => x.text).join(' '), me.name ? [me.name] : []).slice(0, 5);
-  const before = questions.length > 0 && (about.length <= 1 || pointsBack(questions[questions.length - 1])) ? topicBefore(messages, index) : null;
-  if (questions.length === 0 && about.length === 0) return null;
+  const last = questions.at(-1);
+  const followUp = last !== undefined && (about.length <= 1 || pointsBack(last));
+  // between people, a bare reaction ("Wow, that must have been stunning!") hands the topic back as a follow-up does
+  const reaction = last === undefined && me.name !== undefined && about.length <= 1;
+  const before = followUp || reaction ? topicBefore(messages, index) : null;
+  if (questions.length === 0 && about.length === 0 && !before) return null;
   return { who: prev.name ?? 'the assistant', questions, about, before };
 }
 
@@ -95,8 +99,9 @@ const pointsBack = (question: string) => POINTS_BACK.test(question) || /\b(?:the
  * What a follow-up question is about, when it names next to nothing of its own or points back: the statements the
  * replier made just before it, the last two (or the last one) when they fit in 240 characters. The reply quotes
  * them and cites their message ("Yesterday I took my nephews to the aquarium." → "So fun! What did they like
- * best?" → "They loved the octopus" is about the nephews at the aquarium). Only the replier's own message right
- * before the question counts.
+ * best?" → "They loved the octopus" is about the nephews at the aquarium). Between named speakers a bare reaction
+ * (no question, at most one noun phrase: "Wow, that must have been stunning!") is the same to a reply that refers
+ * back ("It was one of those moments …"). Only the replier's own message right before the question or reaction counts.
  */
 function topicBefore(messages: ExtractionInput['messages'], index: number): { quote: string; index: number } | null {
   const before = messages[index - 2];
@@ -128,8 +133,10 @@ export const quotedQuestionOf = (who: string) => `in reply to ${who}: `;
 function withContext(content: string, ctx: ReplyContext): string {
   const parts: string[] = [];
   if (ctx.questions.length) parts.push(`${quotedQuestionOf(ctx.who)}${ctx.questions.map((q) => `"${q}"`).join(' ')}`);
+  const about = ctx.about.length ? `about ${ctx.about.join(', ')}` : '';
+  if (!ctx.questions.length) parts.push(about ? `in reply to ${ctx.who} ${about}` : `in reply to ${ctx.who}`);
   if (ctx.before) parts.push(`after saying "${ctx.before.quote}"`);
-  if (ctx.about.length) parts.push(`${ctx.questions.length ? '' : `in reply to ${ctx.who} `}about ${ctx.about.join(', ')}`);
+  if (ctx.questions.length && about) parts.push(about);
   return `${content.replace(/[.!?]+$/, '')} (${parts.join('; ')}).`;
 }
 

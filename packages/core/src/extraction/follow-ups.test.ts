@@ -50,13 +50,37 @@ describe('extractMemories: replies to follow-up questions', () => {
     expect(reply.messageIndices).toEqual([1, 2]);
   });
 
-  it('takes nothing from a third speaker, from the asker’s own message, or when nothing was asked', () => {
+  it('takes nothing from a third speaker or from the asker’s own message', () => {
     const third = last(talk(['Lena', 'We drove to the lake house on Friday.'], ['Omar', 'How was it?'], ['Ines', 'I finished my thesis draft over the weekend.']));
     expect(third.content).not.toMatch(/lake house/);
     const asker = last(talk(['Omar', 'I finally visited the planetarium.'], ['Omar', 'How was your weekend?'], ['Ines', 'It was quiet, I mostly read at home.']));
     expect(asker.content).not.toMatch(/planetarium/);
+  });
+
+  it('quotes the replier’s topic when a bare reaction came between and the reply refers back to it', () => {
+    const reply = last(
+      talk(
+        ['Ines', 'We hiked up to the glacier lake on Saturday. The water was bright turquoise.'],
+        ['Omar', 'Wow, that must have been stunning!'],
+        ['Ines', 'It was one of those moments where I felt very small.'],
+      ),
+    );
+    expect(reply.content).toBe(
+      'Ines said that it was one of those moments where Ines felt very small (in reply to Omar; after saying "We hiked up to the glacier lake on Saturday. The water was bright turquoise.").',
+    );
+    expect(reply.messageIndices).toEqual([0, 2]);
     const told = last(talk(['Ines', 'Last Sunday I took my nephews to the aquarium.'], ['Omar', 'Nice!'], ['Ines', 'They want to go back in May.']));
-    expect(told.content).not.toMatch(/aquarium/);
+    expect(told.content).toMatch(/after saying "On Sunday, 9 March 2025 I took my nephews to the aquarium\."/);
+  });
+
+  it('takes nothing after a reaction that names its own topic, or into a reply that starts something new', () => {
+    const named = last(
+      talk(['Ines', 'We hiked up to the glacier lake on Saturday.'], ['Omar', 'Lovely! My sister loves the mountain trails near Chamonix.'], ['Ines', 'She should try it in autumn.']),
+    );
+    expect(named.content).not.toMatch(/glacier/);
+    const fresh = last(talk(['Ines', 'We hiked up to the glacier lake on Saturday.'], ['Omar', 'Wow!'], ['Ines', 'I start my new job at the bakery on Monday.']));
+    expect(fresh.content).not.toMatch(/glacier|after saying/);
+    expect(fresh.messageIndices).toEqual([2]);
   });
 
   it('quotes no attempt on the assistant’s instructions and no redacted secret', () => {
