@@ -3,7 +3,7 @@
 # `prune` (after the build `npm test` already did) outside Docker, then starts the result with start.sh:
 #
 #   build.sh deps          install every dependency from the lockfile (the image's cached dependency layer)
-#   build.sh build         the production build: the core build step (word vectors, extraction thread) and `next build`
+#   build.sh build         the production build: the core build step (word vectors, WordNet classes, extraction thread) and `next build`
 #   build.sh prune DEST    assemble what the runtime stage copies into DEST (an absent or empty directory): the built
 #                          app, the TypeScript sources the server runs through tsx, the migrations, the generated files,
 #                          and node_modules without devDependencies
@@ -49,6 +49,7 @@ RUNTIME_PATHS=(
 BUILD_OUTPUTS=(
   apps/web/.next/BUILD_ID
   packages/core/generated/word-vectors.bin
+  packages/core/generated/hyponyms.json
   packages/core/generated/extraction-thread.mjs
 )
 

@@ -14,6 +14,7 @@ import {
   createDevTenantIfFirstRun,
   describeError,
   firstRunBanner,
+  loadClassWords,
   wordVectors,
   loadConfig,
 } from '@memory/core';
@@ -104,6 +105,7 @@ async function boot(): Promise<Runtime> {
   // The offline word vectors (semantic ranking): loaded once here rather than on the first retrieve.
   const vectors = wordVectors();
   if (!vectors) log.warn('word vectors not found (packages/core/generated/word-vectors.bin): ranking is lexical only; run `npx turbo run build`');
+  if (!loadClassWords()) log.warn('WordNet classes not found (packages/core/generated/hyponyms.json): a class word matches only itself; run `npx turbo run build`');
   const shutdown = async () => {
     await background.stop();
     await retrieval.activity.flush();

@@ -45,6 +45,7 @@ export * from './memories/serialize';
 export * from './provenance/source-events';
 export * from './provenance/writers';
 export * from './retrieval/activity';
+export { loadClassWords } from './retrieval/class-words';
 export * from './retrieval/hot-tier';
 export * from './retrieval/render';
 export * from './retrieval/retrieve';

@@ -31,6 +31,7 @@
 import { analyze, contentWords } from '../text/terms';
 import { type CandidateIndex, type IndexedMemory, type LayeredRanked, type Ranked, holdsStem, messageKey } from './candidate-index';
 import { nearDuplicate } from './near-duplicates';
+import { withClassMembers } from './class-words';
 import { withGroupMembers } from './group-words';
 import { withVerbForms } from './verb-forms';
 import { withoutRequestWording } from './scaffolding';
@@ -331,7 +332,7 @@ function prepareQuery(idx: CandidateIndex, query: string): PreparedQuery {
     answer: answerPattern(query),
     vectors: idx.vectors,
     vector: idx.vectors?.embed(query) ?? null,
-    terms: withVerbForms(withGroupMembers(query)),
+    terms: withClassMembers(query, withVerbForms(withGroupMembers(query))),
   };
 }
 
