@@ -28,6 +28,16 @@ describe('classWordOf', () => {
     expect(classWordOf('Where does my sister live?')).toBeNull();
     expect(classWordOf('What is my favourite colour?')).toBeNull();
   });
+
+  it('never reads the lookup table’s own properties as lemmas', () => {
+    for (const q of ['What constructors did I meet?', 'Which toStrings and valueOfs matter?', 'How many __proto__s are there?', 'What hasOwnPropertys?']) {
+      expect(() => withClassMembers(q, new Map())).not.toThrow();
+      expect(withClassMembers(q, new Map()).size).toBeLessThan(50);
+    }
+    expect(classWordOf('Which toStrings matter?')).toBeNull();
+    expect(classMembers('toString')).toEqual([]);
+    expect(classMembers('hasOwnProperty')).toEqual([]);
+  });
 });
 
 describe('classMembers', () => {

