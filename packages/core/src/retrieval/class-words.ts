@@ -64,17 +64,25 @@ export function loadClassWords(): boolean {
   return load() !== null;
 }
 
-const membersCache = new Map<string, readonly string[]>();
+/** A class lemma's members and their stems (what a query matches), worked out once per lemma. */
+const membersCache = new Map<string, { words: readonly string[]; stems: readonly string[] }>();
 
-/** The one-word names of a class lemma's kinds and instances that stand for it (see above), without the lemma. */
-export function classMembers(lemma: string): readonly string[] {
+function membersAndStems(lemma: string): { words: readonly string[]; stems: readonly string[] } {
   const cached = membersCache.get(lemma);
   if (cached) return cached;
   const d = load();
-  const out = d ? membersOf(d.h, d.modifiers, lemma) : [];
+  const words = d ? membersOf(d.h, d.modifiers, lemma) : [];
+  // one stem per plain one-word member ("taekwondo"; not "tic-tac-toe"), each once
+  const stems = [...new Set(words.filter((w) => /^[a-z]+$/.test(w)).map((w) => analyze(w)[0]))].filter((s) => s !== undefined);
   if (membersCache.size > 5_000) membersCache.clear();
-  membersCache.set(lemma, out);
-  return out;
+  const entry = { words, stems };
+  membersCache.set(lemma, entry);
+  return entry;
+}
+
+/** The one-word names of a class lemma's kinds and instances that stand for it (see above), without the lemma. */
+export function classMembers(lemma: string): readonly string[] {
+  return membersAndStems(lemma).words;
 }
 
 function membersOf(h: Hyponyms, modifiers: ReadonlySet<string>, lemma: string): string[] {
@@ -157,10 +165,6 @@ export function withClassMembers(question: string, terms: ReadonlyMap<string, nu
   const out = new Map(terms);
   const lemma = classWordOf(question);
   if (!lemma) return out;
-  for (const w of classMembers(lemma)) {
-    if (!/^[a-z]+$/.test(w)) continue;
-    const [s] = analyze(w);
-    if (s && !out.has(s)) out.set(s, CLASS_MEMBER_WEIGHT);
-  }
+  for (const s of membersAndStems(lemma).stems) if (!out.has(s)) out.set(s, CLASS_MEMBER_WEIGHT);
   return out;
 }
