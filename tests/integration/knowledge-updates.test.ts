@@ -238,6 +238,20 @@ describe.each(servers())('knowledge updates on $name', (server) => {
     expect((job.body.data as Item[])[0].content).toBe('The user works as a pediatric nurse.');
   });
 
+  it('supersedes one of two facts said with the subject once, and keeps the other', async () => {
+    const user = 'once';
+    const said = ['I live in Ghent and work as a physiotherapist.', 'Actually I moved to Antwerp last month.'];
+    const api = await tellInOrder(server, user, said, (n) => new Date(Date.UTC(2026, 9, 5 + n * 30, 10)));
+    const listed = (await api.get(`/v1/memories?external_user_id=${user}&status=all&limit=100`)).body.data.items as (Item & { status: string })[];
+    const statusOf = (content: string) => listed.find((m) => m.content === content)?.status;
+    const seen = JSON.stringify(listed.map((m) => [m.content, m.status]));
+    expect(statusOf('The user lives in Ghent.'), seen).toBe('inactive');
+    expect(statusOf('The user works as a physiotherapist.'), seen).toBe('active');
+    const first = async (query: string) => ((await api.post('/v1/memories/retrieve', { external_user_id: user, query })).body.data as Item[])[0]?.content;
+    expect(await first('Where do I live?')).toBe('The user moved to Antwerp in October 2026.');
+    expect(await first('What is my job?')).toBe('The user works as a physiotherapist.');
+  });
+
   it('replaces a residence and an employer changed in other words: a relocation in a season, leaving one job for another', async () => {
     const user = 'changer';
     const said = ['I live in Lisbon and I work at Acme as an engineer.', 'We relocated to Porto in the spring.', 'I left Acme and joined Globex last week.'];

@@ -30,7 +30,8 @@ import { restoreCountedNoun } from './ellipsis';
 import { rewriteLater } from './third-person';
 import { COMPOSITIONAL_NOT_RUN, type ExtractedMemory, type ExtractionInput, type ExtractionProvider, type ExtractionResult } from './types';
 import { type ClauseOptions, type ClauseOutcome, DEFAULT_VOICE, type Voice, analyseClause } from './clause-analysis';
-import { splitClauses, splitSentences } from './clauses';
+import { type Clause, splitClauses, splitSentences } from './clauses';
+import { compoundCandidates, separateClaims } from './compound-claims';
 import { isSmallTalk, stripFillers } from './normalise';
 
 /** A shared photo's caption inside a message: "[shares a photo: a dog on a couch]", "[image: …]", "[photo: …]". */
@@ -179,6 +180,17 @@ function shortAnswer(messages: ExtractionInput['messages'], index: number): Omit
   return { content: answerMemory(question, content), category: 'fact', importance: 0.5, confidence: 0.8 };
 }
 
+type MemoryOutcome = Extract<ClauseOutcome, { kind: 'memory' }>;
+
+/** Two facts said with one subject, each a claim of its own (compound-claims.ts): the two memories, else null. */
+function claimHalves(clause: Clause, voice: Voice, opts: ClauseOptions, when: Date): MemoryOutcome[] | null {
+  for (const halves of compoundCandidates(clause.text)) {
+    const [a, b] = halves.map((text) => analyseClause({ text, question: false }, voice, opts));
+    if (a.kind === 'memory' && b.kind === 'memory' && separateClaims(resolveRelativeDates(a.content, when), resolveRelativeDates(b.content, when))) return [a, b];
+  }
+  return null;
+}
+
 export function extractMemories(input: ExtractionInput): ExtractionResult {
   const skipped: Record<string, number> = {};
   const bump = (reason: string) => {
@@ -229,7 +241,7 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
     const override = overridesInstructions(text);
     let context: ReplyContext | null | undefined;
     let kept = 0;
-    const keepOutcome = (outcome: Extract<ClauseOutcome, { kind: 'memory' }>) => {
+    const keepOutcome = (outcome: MemoryOutcome) => {
       const { refersBack, kind: _kind, ...memory } = outcome;
       if (context === undefined && (refersBack || voice.named)) context = replyContext(input.messages, index);
       // between people every answer keeps its question; to an assistant, only a statement that refers back
@@ -254,7 +266,7 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
         const outcome = analyseClause(clause, voice, opts);
         if (!voice.named) antecedents.push(...mentions(clause.text, index));
         if (outcome.kind === 'memory') {
-          keepOutcome(outcome);
+          for (const part of claimHalves(clause, voice, opts, input.observedAt) ?? [outcome]) keepOutcome(part);
           continue;
         }
         bump(outcome.reason);
