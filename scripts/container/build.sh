@@ -50,6 +50,7 @@ BUILD_OUTPUTS=(
   apps/web/.next/BUILD_ID
   packages/core/generated/word-vectors.bin
   packages/core/generated/hyponyms.json
+  packages/core/generated/occupations.txt
   packages/core/generated/extraction-thread.mjs
 )
 

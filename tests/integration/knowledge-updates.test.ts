@@ -36,6 +36,12 @@ async function tellInOrder(server: Parameters<typeof tenantApi>[0], user: string
   return api;
 }
 
+/** Each of a user's memories' status (any status) by its content, and the whole list as text for failure messages. */
+async function statusesOf(api: Api, user: string) {
+  const listed = (await api.get(`/v1/memories?external_user_id=${user}&status=all&limit=100`)).body.data.items as (Item & { status: string })[];
+  return { statusOf: (content: string) => listed.find((m) => m.content === content)?.status, seen: JSON.stringify(listed.map((m) => [m.content, m.status])) };
+}
+
 describe.each(servers())('knowledge updates on $name', (server) => {
   it('walks one user through twelve changes said naturally across conversations', async () => {
     const api: Api = await tenantApi(server);
@@ -242,14 +248,21 @@ describe.each(servers())('knowledge updates on $name', (server) => {
     const user = 'once';
     const said = ['I live in Ghent and work as a physiotherapist.', 'Actually I moved to Antwerp last month.'];
     const api = await tellInOrder(server, user, said, (n) => new Date(Date.UTC(2026, 9, 5 + n * 30, 10)));
-    const listed = (await api.get(`/v1/memories?external_user_id=${user}&status=all&limit=100`)).body.data.items as (Item & { status: string })[];
-    const statusOf = (content: string) => listed.find((m) => m.content === content)?.status;
-    const seen = JSON.stringify(listed.map((m) => [m.content, m.status]));
+    const { statusOf, seen } = await statusesOf(api, user);
     expect(statusOf('The user lives in Ghent.'), seen).toBe('inactive');
     expect(statusOf('The user works as a physiotherapist.'), seen).toBe('active');
     const first = async (query: string) => ((await api.post('/v1/memories/retrieve', { external_user_id: user, query })).body.data as Item[])[0]?.content;
     expect(await first('Where do I live?')).toBe('The user moved to Antwerp in October 2026.');
     expect(await first('What is my job?')).toBe('The user works as a physiotherapist.');
+  });
+
+  it('replaces a job title by an occupation said as a change', async () => {
+    const user = 'coach';
+    const said = ['I work as a physiotherapist.', "I'm a football coach now."];
+    const api = await tellInOrder(server, user, said, (n) => new Date(Date.UTC(2026, 9, 5 + n * 30, 10)));
+    const { statusOf, seen } = await statusesOf(api, user);
+    expect(statusOf('The user works as a physiotherapist.'), seen).toBe('inactive');
+    expect(statusOf('The user is a football coach now.'), seen).toBe('active');
   });
 
   it('replaces a residence and an employer changed in other words: a relocation in a season, leaving one job for another', async () => {

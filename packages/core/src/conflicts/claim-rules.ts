@@ -2,6 +2,7 @@
  * The statement rules of the claim grammar (claims.ts, docs/conflicts.md): the person a statement is about, and
  * the slot, value and polarity its predicate states; the first rule that matches wins.
  */
+import { isOccupation } from '../text/occupations';
 import { analyze } from '../text/terms';
 import { ADVERB, ATTRIBUTE_SLOTS, CAR, KIN, NAME, NUM, ORDINALS, PLACE_NOUN, RECURRING, WEEKDAY, WHEN, keyOf, normaliseSlot, normaliseValue, weekdays } from './claim-words';
 
@@ -133,12 +134,16 @@ const RULES: ((p: string) => Parsed | null)[] = [
     const left = p.match(new RegExp(`^(?:left|quit|resigned from|was laid off from|got laid off from|was fired from)(?: (?:their|the user's|a|the|her|his) job (?:at|with))? ${NAME}${WHEN}$`, 'u'));
     return left ? { slot: 'employer', value: left[1], negated: true } : null;
   },
-  // job title: "works as a pediatric nurse", "was promoted to senior engineer"
+  // job title: "works as a pediatric nurse", "was promoted to senior engineer"; an occupation said as a change:
+  // "is a school nurse now", "is now a welder", "became a paramedic" (not "is a nurse": someone's job or role may
+  // be said that way among others, "is a mother", "is a runner"; only a change replaces the job it follows)
   (p) => {
     const m =
       p.match(/^(?:works|work|working|is working|is employed|started working|has started working|got a (?:new )?job|started a (?:new )?job) as (?:a |an )?([\w -]+?)(?: (?:at|for|in) .+)?$/) ??
-      p.match(/^(?:got|was|has been) promoted to (?:a |an )?([\w -]+?)(?: (?:at|for|in) .+)?$/);
-    return m ? { slot: 'job_title', value: m[1] } : null;
+      p.match(/^(?:got|was|has been) promoted to (?:a |an )?([\w -]+?)(?: (?:at|for|in) .+)?$/) ??
+      p.match(/^(?:is now|is currently|became|has become|has now become) (?:a |an )([a-z][\w -]*?)(?: (?:at|for|in) .+)?$/) ??
+      p.match(/^is (?:a |an )([a-z][\w -]*?)(?: (?:at|for|in) .+?)? (?:now|these days)$/);
+    return m && (!/^(?:is|became|has)\b/.test(p) || isOccupation(m[1].split(' ').at(-1) ?? '')) ? { slot: 'job_title', value: m[1] } : null;
   },
   // school and major
   (p) => {
