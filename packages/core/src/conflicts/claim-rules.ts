@@ -86,6 +86,14 @@ const OLD_PLACE = "[A-Z\\u00C0-\\u024F][\\p{L}'-]+(?: [A-Z\\u00C0-\\u024F][\\p{L
 /** Where a move came from, after its destination: "… from Lisbon", "… after six years in Lisbon", "… after a decade in Lisbon". */
 const ORIGIN = `(?: (?:from|away from|after (?:[\\w-]+ ){0,3}(?:in|at)) ${OLD_PLACE})?`;
 
+/**
+ * A title said with "is … now" or "became" names a job when its last word is an occupation and it is not said of
+ * how well or for what it is done: "a better cook now", "an amateur photographer", "an aspiring writer".
+ */
+const occupationTitle = (title: string) =>
+  !/^(?:better|best|good|great|decent|bad|worse|terrible|awful|amazing|much|pretty|real|huge|big|proud|amateur|hobby|aspiring|wannabe|budding|self-taught|keen|avid|weekend)\b/.test(title) &&
+  isOccupation(title.split(' ').at(-1) ?? '');
+
 const RULES: ((p: string) => Parsed | null)[] = [
   // residence: "lives in Porto", "moved to Porto in April 2023", "is based in Berlin now"
   (p) => {
@@ -143,7 +151,7 @@ const RULES: ((p: string) => Parsed | null)[] = [
       p.match(/^(?:got|was|has been) promoted to (?:a |an )?([\w -]+?)(?: (?:at|for|in) .+)?$/) ??
       p.match(/^(?:is now|is currently|became|has become|has now become) (?:a |an )([a-z][\w -]*?)(?: (?:at|for|in) .+)?$/) ??
       p.match(/^is (?:a |an )([a-z][\w -]*?)(?: (?:at|for|in) .+?)? (?:now|these days)$/);
-    return m && (!/^(?:is|became|has)\b/.test(p) || isOccupation(m[1].split(' ').at(-1) ?? '')) ? { slot: 'job_title', value: m[1] } : null;
+    return m && (!/^(?:is|became|has)\b/.test(p) || occupationTitle(m[1])) ? { slot: 'job_title', value: m[1] } : null;
   },
   // school and major
   (p) => {

@@ -20,6 +20,9 @@ describe('detectClaim: an occupation said as a change', () => {
     'The user is a grandmother now.',
     'The user is a proud cat owner now.',
     'The user became a regular at the climbing gym.',
+    // how well or for what, not a job
+    'The user is a better cook now.',
+    'The user is an amateur photographer now.',
   ])('is not a claim: %s', (content) => {
     expect(detectClaim(content)).toBeNull();
   });
