@@ -148,10 +148,12 @@ const RULES: ((p: string) => Parsed | null)[] = [
   (p) => {
     const m =
       p.match(/^(?:works|work|working|is working|is employed|started working|has started working|got a (?:new )?job|started a (?:new )?job) as (?:a |an )?([\w -]+?)(?: (?:at|for|in) .+)?$/) ??
-      p.match(/^(?:got|was|has been) promoted to (?:a |an )?([\w -]+?)(?: (?:at|for|in) .+)?$/) ??
+      p.match(/^(?:got|was|has been) promoted to (?:a |an )?([\w -]+?)(?: (?:at|for|in) .+)?$/);
+    if (m) return { slot: 'job_title', value: m[1] };
+    const became =
       p.match(/^(?:is now|is currently|became|has become|has now become) (?:a |an )([a-z][\w -]*?)(?: (?:at|for|in) .+)?$/) ??
       p.match(/^is (?:a |an )([a-z][\w -]*?)(?: (?:at|for|in) .+?)? (?:now|these days)$/);
-    return m && (!/^(?:is|became|has)\b/.test(p) || occupationTitle(m[1])) ? { slot: 'job_title', value: m[1] } : null;
+    return became && occupationTitle(became[1]) ? { slot: 'job_title', value: became[1] } : null;
   },
   // school and major
   (p) => {

@@ -27,6 +27,12 @@ describe('detectClaim: an occupation said as a change', () => {
     expect(detectClaim(content)).toBeNull();
   });
 
+  it('asks no occupation word of a job said with "works as"', () => {
+    // "barista" is not in WordNet
+    expect(detectClaim('The user is now working as a barista.')).toMatchObject({ subject: 'job_title', value: 'barista' });
+    expect(detectClaim('The user works as a barista at a café.')).toMatchObject({ subject: 'job_title', value: 'barista' });
+  });
+
   it('replaces the job title it follows', () => {
     const before = detectClaim('The user works as a pediatric nurse.')!;
     const after = detectClaim('The user is a school nurse now.')!;
