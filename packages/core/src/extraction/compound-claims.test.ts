@@ -33,6 +33,8 @@ describe('separateClaims', () => {
   it('fails for one attribute twice, or a half that is no claim', () => {
     expect(separateClaims('The user moved out of Leeds.', 'The user moved to York.')).toBe(false);
     expect(separateClaims('The user lives in Ghent.', 'The user went to the market.')).toBe(false);
+    // a like is no single value a later statement replaces
+    expect(separateClaims('The user lives in Ghent.', 'The user loves the city.')).toBe(false);
   });
 });
 
@@ -61,5 +63,13 @@ describe('extractMemories: two facts with one subject', () => {
     expect(said('I went to the market and bought apples.')).toEqual(['The user went to the market and bought apples.']);
     expect(said('I like jazz and blues.')).toEqual(['The user likes jazz and blues.']);
     expect(said('I moved out of Leeds and moved to York.')).toEqual(['The user moved out of Leeds and moved to York.']);
+    // a noun phrase whose first word may be a verb, and a like that names the other half's place again
+    expect(said('I love the rhythm and blues records my dad left me.')).toHaveLength(1);
+    expect(said('I read novels, essays, and study guides.')).toHaveLength(1);
+    expect(said('I live in Ghent and love the city.')).toHaveLength(1);
+  });
+
+  it('splits two single values said together, such as a schedule', () => {
+    expect(said('I wake up at 6 am and go to bed at 11 pm.')).toEqual(['The user wakes up at 6 am.', 'The user goes to bed at 11 pm.']);
   });
 });

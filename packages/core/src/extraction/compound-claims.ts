@@ -6,9 +6,10 @@
  * it. When each half, read with the subject repeated, is a claim of its own and the two claims are about different
  * attributes, the clause is read as two clauses (and the second verb gets its person: "… and works as …").
  * Anything else stays one clause: "I like tea and coffee", "I moved out of Leeds and moved to York" (one attribute,
- * its new value), "I went to the market and bought apples" (no claims).
+ * its new value), "I went to the market and bought apples" (no claims), "I live in Berlin and love the city" (a like
+ * is no single value: `separateClaims`).
  */
-import { detectClaim } from '../conflicts/claims';
+import { detectClaim, isMultiValued } from '../conflicts/claims';
 
 /** The subject said once at the start: "I", "I'm", "My sister", "Our daughter Mia", "We". */
 const SUBJECT = /^((?:[Ii]|[Ww]e)\b|(?:[Mm]y|[Oo]ur) [a-z]+(?: [A-Z][\p{L}'-]+)?)(?:'m|’m|'ve|’ve|'re|’re)?\s/u;
@@ -32,9 +33,14 @@ export function compoundCandidates(clause: string): [string, string][] {
   return out;
 }
 
-/** Whether two statements are each a claim, about different attributes (or people). */
+/**
+ * Whether two statements are each a claim of a single value — one a later statement replaces (a residence, an
+ * employer, a wake-up time; not a like or a language, which never replace each other) — about different attributes
+ * or people. Likes would split noun phrases read as verbs: "… the self-acceptance and love theme", "… devotionals,
+ * and study resources"; and a like often names the other half's thing again ("live in Berlin and love the city").
+ */
 export function separateClaims(a: string, b: string): boolean {
   const first = detectClaim(a);
   const second = detectClaim(b);
-  return first !== null && second !== null && first.subject !== second.subject;
+  return first !== null && second !== null && first.subject !== second.subject && !isMultiValued(first.subject) && !isMultiValued(second.subject);
 }
