@@ -31,7 +31,7 @@ import { rewriteLater } from './third-person';
 import { COMPOSITIONAL_NOT_RUN, type ExtractedMemory, type ExtractionInput, type ExtractionProvider, type ExtractionResult } from './types';
 import { type ClauseOptions, type ClauseOutcome, DEFAULT_VOICE, type Voice, analyseClause } from './clause-analysis';
 import { type Clause, splitClauses, splitSentences } from './clauses';
-import { compoundCandidates, separateClaims } from './compound-claims';
+import { compoundCandidates, separateClaims, singleValueClaim } from './compound-claims';
 import { isSmallTalk, stripFillers } from './normalise';
 
 /** A shared photo's caption inside a message: "[shares a photo: a dog on a couch]", "[image: …]", "[photo: …]". */
@@ -184,9 +184,12 @@ type MemoryOutcome = Extract<ClauseOutcome, { kind: 'memory' }>;
 
 /** Two facts said with one subject, each a claim of its own (compound-claims.ts): the two memories, else null. */
 function claimHalves(clause: Clause, voice: Voice, opts: ClauseOptions, when: Date): MemoryOutcome[] | null {
-  for (const halves of compoundCandidates(clause.text)) {
-    const [a, b] = halves.map((text) => analyseClause({ text, question: false }, voice, opts));
-    if (a.kind === 'memory' && b.kind === 'memory' && separateClaims(resolveRelativeDates(a.content, when), resolveRelativeDates(b.content, when))) return [a, b];
+  for (const [left, right] of compoundCandidates(clause.text)) {
+    // the second half is read only when the first is a claim of a single value (most are not)
+    const a = analyseClause({ text: left, question: false }, voice, opts);
+    if (a.kind !== 'memory' || !singleValueClaim(resolveRelativeDates(a.content, when))) continue;
+    const b = analyseClause({ text: right, question: false }, voice, opts);
+    if (b.kind === 'memory' && separateClaims(resolveRelativeDates(a.content, when), resolveRelativeDates(b.content, when))) return [a, b];
   }
   return null;
 }

@@ -9,7 +9,7 @@
  * its new value), "I went to the market and bought apples" (no claims), "I live in Berlin and love the city" (a like
  * is no single value: `separateClaims`).
  */
-import { detectClaim, isMultiValued } from '../conflicts/claims';
+import { type Claim, detectClaim, isMultiValued } from '../conflicts/claims';
 
 /** The subject said once at the start: "I", "I'm", "My sister", "Our daughter Mia", "We". */
 const SUBJECT = /^((?:[Ii]|[Ww]e)\b|(?:[Mm]y|[Oo]ur) [a-z]+(?: [A-Z][\p{L}'-]+)?)(?:'m|’m|'ve|’ve|'re|’re)?\s/u;
@@ -40,7 +40,13 @@ export function compoundCandidates(clause: string): [string, string][] {
  * and study resources"; and a like often names the other half's thing again ("live in Berlin and love the city").
  */
 export function separateClaims(a: string, b: string): boolean {
-  const first = detectClaim(a);
-  const second = detectClaim(b);
-  return first !== null && second !== null && first.subject !== second.subject && !isMultiValued(first.subject) && !isMultiValued(second.subject);
+  const first = singleValueClaim(a);
+  const second = first && singleValueClaim(b);
+  return Boolean(second) && first!.subject !== second!.subject;
+}
+
+/** The claim of a single value a statement makes, or null. */
+export function singleValueClaim(statement: string): Claim | null {
+  const claim = detectClaim(statement);
+  return claim && !isMultiValued(claim.subject) ? claim : null;
 }
