@@ -256,6 +256,20 @@ describe.each(servers())('knowledge updates on $name', (server) => {
     expect(await first('What is my job?')).toBe('The user works as a physiotherapist.');
   });
 
+  it('supersedes a residence said with another verb phrase, and a residence the phrase speaks of again', async () => {
+    const user = 'verbs';
+    const said = ['I live in Ghent and teach maths at a high school.', 'Actually I moved to Antwerp last month.'];
+    const api = await tellInOrder(server, user, said, (n) => new Date(Date.UTC(2026, 9, 5 + n * 30, 10)));
+    const { statusOf, seen } = await statusesOf(api, user);
+    expect(statusOf('The user lives in Ghent.'), seen).toBe('inactive');
+    expect(statusOf('The user teaches maths at a high school.'), seen).toBe('active');
+    // "love the city" is about Ghent: one memory, which carries the residence and goes with it
+    const other = 'city';
+    const api2 = await tellInOrder(server, other, ['I live in Bruges and love the city.', 'Actually I moved to Antwerp last month.'], (n) => new Date(Date.UTC(2026, 9, 5 + n * 30, 10)));
+    const again = await statusesOf(api2, other);
+    expect(again.statusOf('The user lives in Bruges and loves the city.'), again.seen).toBe('inactive');
+  });
+
   it('replaces a job title by an occupation said as a change', async () => {
     const user = 'coach';
     const said = ['I work as a physiotherapist.', "I'm a football coach now."];

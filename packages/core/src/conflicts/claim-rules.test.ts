@@ -95,3 +95,10 @@ describe('count: one more of a thing gives the new count', () => {
     expect(detectClaim('The user won a third medal.')).toBeNull();
   });
 });
+
+describe('a claim ends where a new subject starts', () => {
+  it('reads the value before "and he / she / they …"', () => {
+    expect(detectClaim("The user's husband's name is Omar and he's a dentist.")).toMatchObject({ subject: 'husband/name', value: 'omar' });
+    expect(detectClaim("The user's sister Ines lives in Turin and she works as a nurse.")).toMatchObject({ subject: 'ines/residence', value: 'turin' });
+  });
+});

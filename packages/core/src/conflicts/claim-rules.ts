@@ -57,7 +57,9 @@ export function possessiveClaim(predicate: string): Parsed | null {
   if (recurring && day) return { slot: `schedule:${keyOf(recurring[1])}`, value: weekdays(day[1]), display: day[1] };
   const slot = possessiveSlot(m[1]);
   if (!slot) return null;
-  return { slot, value: m[2].replace(/^(?:now|currently) /, '').replace(/ (?:now|these days|nowadays|again|currently|at the moment)$/, '') };
+  // the value ends where a new subject starts: "name is Omar and he's a dentist"
+  const value = m[2].replace(/,? and (?:he|she|they|his|her|their)\b.*$/, '');
+  return { slot, value: value.replace(/^(?:now|currently) /, '').replace(/ (?:now|these days|nowadays|again|currently|at the moment)$/, '') };
 }
 
 function possessiveSlot(attribute: string): string | null {

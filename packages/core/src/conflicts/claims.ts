@@ -30,8 +30,8 @@ export interface Claim {
 /** How two claims relate: the same fact again, a contradiction, or compatible (different slots or a multi-valued slot). */
 export type ClaimRelation = 'same' | 'contradiction' | 'compatible';
 
-/** Where a statement's first clause ends: ", so …", ", but …", ", which …", " - …", "; …". */
-const CLAUSE_BREAK = /,? (?:so|but|which|because|since|while|although|though|where|and the user|and now)\b|, | [-–—] |; /;
+/** Where a statement's first clause ends: ", so …", ", but …", ", which …", " - …", "; …", "and he …" (a new subject). */
+const CLAUSE_BREAK = /,? (?:so|but|which|because|since|while|although|though|where|and the user|and now|and (?:he|she|they|his|her|their))\b|, | [-–—] |; /;
 
 export function detectClaim(content: string): Claim | null {
   // Rules match the statement without its final period, without the asides an extractor appends and markdown

@@ -31,7 +31,7 @@ import { rewriteLater } from './third-person';
 import { COMPOSITIONAL_NOT_RUN, type ExtractedMemory, type ExtractionInput, type ExtractionProvider, type ExtractionResult } from './types';
 import { type ClauseOptions, type ClauseOutcome, DEFAULT_VOICE, type Voice, analyseClause } from './clause-analysis';
 import { type Clause, splitClauses, splitSentences } from './clauses';
-import { compoundCandidates, separateClaims, singleValueClaim } from './compound-claims';
+import { colonHalves, compoundCandidates, compoundReading, joinPredicates, opensVerbPhrase, singleValueClaim } from './compound-claims';
 import { isSmallTalk, stripFillers } from './normalise';
 
 /** A shared photo's caption inside a message: "[shares a photo: a dog on a couch]", "[image: …]", "[photo: …]". */
@@ -180,18 +180,35 @@ function shortAnswer(messages: ExtractionInput['messages'], index: number): Omit
   return { content: answerMemory(question, content), category: 'fact', importance: 0.5, confidence: 0.8 };
 }
 
-type MemoryOutcome = Extract<ClauseOutcome, { kind: 'memory' }>;
+type MemoryOutcome = Extract<ClauseOutcome, { kind: 'memory' }> & { claim?: ExtractedMemory['claim'] };
 
-/** Two facts said with one subject, each a claim of its own (compound-claims.ts): the two memories, else null. */
+/** Two facts said with one subject, the first a claim (compound-claims.ts): the two memories, else null. */
 function claimHalves(clause: Clause, voice: Voice, opts: ClauseOptions, when: Date): MemoryOutcome[] | null {
-  for (const [left, right] of compoundCandidates(clause.text)) {
+  for (const [left, right, restAt] of compoundCandidates(clause.text)) {
     // the second half is read only when the first is a claim of a single value (most are not)
     const a = analyseClause({ text: left, question: false }, voice, opts);
     if (a.kind !== 'memory' || !singleValueClaim(resolveRelativeDates(a.content, when))) continue;
     const b = analyseClause({ text: right, question: false }, voice, opts);
-    if (b.kind === 'memory' && separateClaims(resolveRelativeDates(a.content, when), resolveRelativeDates(b.content, when))) return [a, b];
+    if (b.kind !== 'memory') continue;
+    const first = resolveRelativeDates(a.content, when);
+    const reading = compoundReading(first, resolveRelativeDates(b.content, when), () => opensVerbPhrase(clause.text, restAt));
+    if (reading === 'two') return [a, b];
+    if (reading === 'one') {
+      const claim = singleValueClaim(first)!;
+      return [{ ...a, content: joinPredicates(a.content, b.content), refersBack: a.refersBack || b.refersBack, claim: { subject: claim.subject, value: claim.value, display: claim.display, negated: claim.negated } }];
+    }
   }
   return null;
+}
+
+/** "I switched jobs: I'm a school nurse now": a claim after a colon is a memory of its own (compound-claims.ts). */
+function colonClaim(clause: Clause, voice: Voice, opts: ClauseOptions, when: Date): MemoryOutcome[] | null {
+  const halves = colonHalves(clause.text);
+  if (!halves) return null;
+  const b = analyseClause({ text: halves[1], question: false }, voice, opts);
+  if (b.kind !== 'memory' || !singleValueClaim(resolveRelativeDates(b.content, when))) return null;
+  const a = analyseClause({ text: halves[0], question: false }, voice, opts);
+  return a.kind === 'memory' ? [a, b] : [b];
 }
 
 export function extractMemories(input: ExtractionInput): ExtractionResult {
@@ -269,7 +286,8 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
         const outcome = analyseClause(clause, voice, opts);
         if (!voice.named) antecedents.push(...mentions(clause.text, index));
         if (outcome.kind === 'memory') {
-          for (const part of claimHalves(clause, voice, opts, input.observedAt) ?? [outcome]) keepOutcome(part);
+          const parts = claimHalves(clause, voice, opts, input.observedAt) ?? colonClaim(clause, voice, opts, input.observedAt);
+          for (const part of parts ?? [outcome]) keepOutcome(part);
           continue;
         }
         bump(outcome.reason);

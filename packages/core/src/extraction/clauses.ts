@@ -42,8 +42,19 @@ export function splitSentences(content: string): Sentence[] {
 }
 
 const SUBJ = String.raw`(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|im|ive|my|we|we're|we’re|we've|we’ve|our)\b(?!\.)`;
-/** ", and I" / " and I " / " but I " / ", so I" / comma splice ", I …". */
-const CLAUSE_BOUNDARY = new RegExp(String.raw`\s*,?\s+(?:and|but|so|and also|but also|plus)\s+(?=${SUBJ})|\s*,\s+(?=${SUBJ})`, 'gi');
+/** A subject that opens a clause, not a noun phrase ("…: my own dance studio"). */
+const PRONOUN_SUBJ = String.raw`(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|we|we're|we’re|we've|we’ve)\b(?!\.)`;
+/** ", and I" / " and I " / " but I " / ", so I" / comma splice ", I …" / a colon before "I" ("Here's the thing: I …"). */
+const CLAUSE_BOUNDARY = new RegExp(
+  String.raw`\s*,?\s+(?:and|but|so|and also|but also|plus)\s+(?=${SUBJ})|\s*,\s+(?=${SUBJ})|\s*:\s+(?=${PRONOUN_SUBJ})|` +
+    // a request to keep in mind what was just said: "I'm allergic to peanuts, so please keep that in mind"
+    String.raw`\s*,\s*(?:so\s+|and\s+)?(?=please\s+(?:keep|bear|remember|note|take)\s+(?:that|this|it)\b)`,
+  'gi',
+);
+/** A name before a colon labels someone else's words in a pasted transcript ("TED FISCHER: We define …"). */
+const SPEAKER_LABEL = /^(?:[A-Z][\p{L}.'’-]*\s+){0,2}[A-Z][\p{L}.'’-]*$/u;
+/** A short announcement before a colon, with no word about the speaker: "Here's the thing", "Evan, some big news". */
+const ANNOUNCEMENT = /^(?:\S+\s+){0,4}\S+$/;
 const SEMICOLON = /\s*;\s+/;
 /**
  * Inside a question sentence the question part starts at a comma, a dash, a colon or a semicolon before a
@@ -58,6 +69,7 @@ const QUESTION_BOUNDARY = new RegExp(
 );
 /** A second verb with the subject left out: "I'm exhausted today, just got back from a 10K" → "I just got back …". */
 const ELLIPSIS = /,\s+(?:and\s+)?(?=(?:just|also|then|recently|finally)\s+([a-z]+)\b)/gi;
+const HAS_SELF = /\b(?:i|me|my|mine|myself|we|us|our)\b/i;
 const MY_HAS_VERB =
   /\b(?:is|are|was|were|has|had|have|lives|live|works|work|loves|likes|died|passed|got|gets|goes|went|does|did|will|can|'s)\b/i;
 
@@ -74,6 +86,12 @@ function leftAllowsSplit(left: string, comma: boolean): boolean {
   if (startsFirst) return l.split(/\s+/).length >= 2;
   if (comma) return false;
   return l.split(/\s+/).length >= 3;
+}
+
+/** Whether a clause opens with the speaker as its subject ("I …", "My parents …", "We …"). */
+function startsWithSubject(text: string): boolean {
+  const l = text.trim().replace(LEADING_FILLER, '');
+  return FIRST_PERSON_START.test(l) || /^(?:we|we're|we've|our)\b/i.test(l);
 }
 
 function splitEllipsis(text: string): string[] {
@@ -114,8 +132,13 @@ export function splitClauses(sentence: Sentence): Clause[] {
     while ((m = CLAUSE_BOUNDARY.exec(semi))) {
       const left = semi.slice(start, m.index);
       const comma = !/\b(?:and|but|so|plus)\s*$/i.test(m[0]);
-      if (left.trim() && leftAllowsSplit(left, comma)) {
-        parts.push(left);
+      // a colon after an announcement ("Here's the thing: I don't eat meat"); after a statement of the user's own it
+      // stays, the first half being the second's topic ("My writing is going well: I'm in the middle of a novel";
+      // builtin.ts `colonClaim` keeps a claim after it apart)
+      const colon = m[0].includes(':');
+      if (left.trim() && (colon ? !startsWithSubject(left) && !SPEAKER_LABEL.test(left.trim()) : leftAllowsSplit(left, comma))) {
+        // a short announcement says nothing of its own ("Evan, some big news: I'm on a diet")
+        if (!(colon && ANNOUNCEMENT.test(left.trim()) && !HAS_SELF.test(left))) parts.push(left);
         start = m.index + m[0].length;
       }
       if (m[0].length === 0) CLAUSE_BOUNDARY.lastIndex++;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { detectClaim } from '../conflicts/claims';
 import { conjugatePredicate, isPreVerbAdverb, rewriteLater, toThirdPerson } from './third-person';
 
 describe('adverbs between "I" and its verb', () => {
@@ -21,5 +22,13 @@ describe('adverbs between "I" and its verb', () => {
     expect(rewriteLater('I will remember that when I eventually get a truck', false)).toContain('when the user eventually gets a truck');
     expect(rewriteLater('whenever I just really need a break', false)).toBe('whenever the user just really needs a break');
     expect(rewriteLater('because I apply for jobs', false)).toBe('because the user applies for jobs');
+  });
+});
+
+describe('"no longer" before the verb', () => {
+  it('stays before it, and the verb is conjugated, so the statement is an ended claim', () => {
+    expect(conjugatePredicate('no longer work at Google', false)).toBe('no longer works at Google');
+    expect(toThirdPerson('I no longer live in Paris.')).toBe('The user no longer lives in Paris.');
+    expect(detectClaim('The user no longer lives in Paris.')).toMatchObject({ subject: 'residence', value: 'paris', negated: true });
   });
 });

@@ -173,6 +173,12 @@ export function conjugatePredicate(rest: string, hasPastMarker: boolean): string
       remaining = r.replace(/^of\s*/i, '');
       continue;
     }
+    // "I no longer work at Acme" → "no longer works"
+    if (lw === 'no' && /^longer\b/i.test(r)) {
+      out.push(w, 'longer');
+      remaining = r.replace(/^longer\s*/i, '');
+      continue;
+    }
     break;
   }
   const [verb, after] = firstWord(remaining);
