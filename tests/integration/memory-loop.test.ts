@@ -167,6 +167,32 @@ describe.each(servers())('memory loop on $name', (server) => {
     expect(nobody.body.context_token_count).toBe(0);
   });
 
+  it('keeps a standing request about the answers for the next conversation', async () => {
+    const api = await tenantApi(server);
+    const messages = [
+      { role: 'user', content: 'From now on, please answer in Spanish. Can you suggest a quick dinner recipe?' },
+      { role: 'assistant', content: 'Claro. Prueba una tortilla de patatas.' },
+    ];
+    const add = await api.post('/v1/memories/add', { external_user_id: 'u4', messages });
+    expect(add.status).toBe(200);
+    await api.waitForJob(add.body.job_id);
+    const res = await api.post('/v1/memories/retrieve', { external_user_id: 'u4', query: 'Which language should I answer in?' });
+    expect(res.status).toBe(200);
+    expect(res.body.data[0], JSON.stringify(res.body.data)).toMatchObject({
+      content: 'The user wants the assistant to answer in Spanish from now on.',
+      category: 'preference',
+      provenance: expect.objectContaining({ message_indices: [0] }),
+    });
+    expect(res.body.system_prompt_addition).toContain('The user wants the assistant to answer in Spanish from now on.');
+    // what an agent asks at the start of a conversation for every standing preference
+    const profile = await api.post('/v1/memories/retrieve', {
+      external_user_id: 'u4',
+      query: 'What do you know about the user?',
+      categories: ['preference'],
+    });
+    expect(profile.body.data.map((m: any) => m.content)).toEqual(['The user wants the assistant to answer in Spanish from now on.']);
+  });
+
   it('serves the OpenAPI document and the reference page', async () => {
     const api = new Api(server);
     const doc = await api.get('/v1/openapi.json');

@@ -33,6 +33,7 @@ import { type ClauseOptions, type ClauseOutcome, DEFAULT_VOICE, type Voice, anal
 import { type Clause, splitClauses, splitSentences } from './clauses';
 import { colonHalves, compoundCandidates, compoundReading, joinPredicates, opensVerbPhrase, singleValueClaim } from './compound-claims';
 import { isSmallTalk, stripFillers } from './normalise';
+import { responsePreference } from './response-preferences';
 
 /** A shared photo's caption inside a message: "[shares a photo: a dog on a couch]", "[image: …]", "[photo: …]". */
 const CAPTION = /\[(?:shares? (?:a |an )?(?:photo|picture|image|pic)|photo|image|picture|pic)\s*:\s*([^\]]+)\]/gi;
@@ -288,6 +289,13 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
         if (outcome.kind === 'memory') {
           const parts = claimHalves(clause, voice, opts, input.observedAt) ?? colonClaim(clause, voice, opts, input.observedAt);
           for (const part of parts ?? [outcome]) keepOutcome(part);
+          continue;
+        }
+        // a standing request about the assistant's answers ("From now on, answer in French": response-preferences.ts)
+        const preference = voice.named ? null : responsePreference(clause.text);
+        if (preference) {
+          keep(index, { content: preference, category: 'preference', importance: 0.7, confidence: 0.9 });
+          kept++;
           continue;
         }
         bump(outcome.reason);
