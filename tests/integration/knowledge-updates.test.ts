@@ -270,6 +270,17 @@ describe.each(servers())('knowledge updates on $name', (server) => {
     expect(again.statusOf('The user lives in Bruges and loves the city.'), again.seen).toBe('inactive');
   });
 
+  it('replaces an age said as a bare number and a name changed', async () => {
+    const user = 'renamed';
+    const said = ["I'm 34 and I live in Graz.", 'My name is Ana Costa.', "I'm 35 now.", 'I changed my name to Ana Brandt.'];
+    const api = await tellInOrder(server, user, said, (n) => new Date(Date.UTC(2026, 2, 1 + n * 60, 10)));
+    const { statusOf, seen } = await statusesOf(api, user);
+    expect(statusOf('The user is 34.'), seen).toBe('inactive');
+    expect(statusOf('The user is 35 now.'), seen).toBe('active');
+    expect(statusOf("The user's name is Ana Costa."), seen).toBe('inactive');
+    expect(statusOf("The user changed the user's name to Ana Brandt."), seen).toBe('active');
+  });
+
   it('replaces a job title by an occupation said as a change', async () => {
     const user = 'coach';
     const said = ['I work as a physiotherapist.', "I'm a football coach now."];

@@ -102,3 +102,17 @@ describe('a claim ends where a new subject starts', () => {
     expect(detectClaim("The user's sister Ines lives in Turin and she works as a nurse.")).toMatchObject({ subject: 'ines/residence', value: 'turin' });
   });
 });
+
+describe('an age said as a bare number, a name changed', () => {
+  it("reads 'is 35 (now)' as an age, a person's only", () => {
+    expect(detectClaim('The user is 35 now.')).toMatchObject({ subject: 'age', value: '35', change: true });
+    expect(detectClaim("The user's daughter is 7.")).toMatchObject({ subject: 'daughter/age', value: '7' });
+    expect(detectClaim('The user is 250.')).toBeNull();
+    expect(detectClaim('The user is 35 minutes away.')).toBeNull();
+  });
+
+  it('reads a name changed as the new name', () => {
+    expect(detectClaim("The user changed the user's name to Maria Okafor.")).toMatchObject({ subject: 'name', value: 'maria okafor', change: true });
+    expect(detectClaim('The user legally changed their last name to Brandt.')).toMatchObject({ subject: 'name', value: 'brandt' });
+  });
+});

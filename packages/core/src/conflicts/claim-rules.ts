@@ -178,8 +178,17 @@ const RULES: ((p: string) => Parsed | null)[] = [
   },
   // age
   (p) => {
-    const m = p.match(/^(?:is|are) (\d{1,3}) (?:years old|years of age|yrs old)$/) ?? p.match(/^(?:just )?turned (\d{1,3})(?: years old)?(?: (?:on|in) .+)?$/);
-    return m ? { slot: 'age', value: m[1] } : null;
+    // a bare number is an age too ("I'm 35 now" → "is 35"), but only a person's: 1–120
+    const m =
+      p.match(/^(?:is|are) (\d{1,3}) (?:years old|years of age|yrs old)$/) ??
+      p.match(/^(?:just )?turned (\d{1,3})(?: years old)?(?: (?:on|in) .+)?$/) ??
+      p.match(/^is (?:now )?(\d{1,3})(?: now)?$/);
+    return m && Number(m[1]) > 0 && Number(m[1]) <= 120 ? { slot: 'age', value: m[1] } : null;
+  },
+  // a name changed: "changed the user's name to Maria Silva", "legally changed their last name to Okafor"
+  (p) => {
+    const m = p.match(/^(?:has )?(?:legally |officially )?changed (?:the user's |their |his |her )?(?:first |last |legal |full |sur)?name to ([A-Z][\p{L}'’-]+(?: [A-Z][\p{L}'’-]+){0,3})$/u);
+    return m ? { slot: 'name', value: m[1] } : null;
   },
   // vehicle: "drives a Honda Civic"
   (p) => {
