@@ -35,6 +35,9 @@ import { colonHalves, compoundCandidates, compoundReading, joinPredicates, opens
 import { isSmallTalk, stripFillers } from './normalise';
 import { responsePreference } from './response-preferences';
 
+/** The skips a request to the assistant gets (a clause with a secret, a reaction or small talk is never one). */
+const REQUEST_SKIPS = new Set(['question', 'addressed_to_assistant', 'no_self_reference', 'too_short']);
+
 /** A shared photo's caption inside a message: "[shares a photo: a dog on a couch]", "[image: …]", "[photo: …]". */
 const CAPTION = /\[(?:shares? (?:a |an )?(?:photo|picture|image|pic)|photo|image|picture|pic)\s*:\s*([^\]]+)\]/gi;
 const CAPTION_LEAD = /^(?:a |an )?(?:photo|photograph|photography|picture|image|pic|snapshot|screenshot)(?: of)?\s+/i;
@@ -292,7 +295,7 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
           continue;
         }
         // a standing request about the assistant's answers ("From now on, answer in French": response-preferences.ts)
-        const preference = voice.named ? null : responsePreference(clause.text);
+        const preference = !voice.named && REQUEST_SKIPS.has(outcome.reason) ? responsePreference(clause.text) : null;
         if (preference) {
           keep(index, { content: preference, category: 'preference', importance: 0.7, confidence: 0.9 });
           kept++;

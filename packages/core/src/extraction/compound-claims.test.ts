@@ -66,6 +66,10 @@ describe('separateClaims', () => {
     expect(separateClaims('The user is vegetarian.', 'The user loves cooking Thai food.', verb)).toBe(true);
     expect(separateClaims('The user lives in Ghent.', 'The user loves the city.', verb)).toBe(false);
     expect(separateClaims('The user works at Acme.', 'The user likes it there.', verb)).toBe(false);
+    expect(separateClaims('The user lives in Ghent.', 'The user loves this town.', verb)).toBe(false);
+    expect(separateClaims('The user lives in Ghent.', 'The user wants music for those walks.', verb)).toBe(false);
+    // a relative "that" is no reference back
+    expect(separateClaims('The user lives in Ghent.', 'The user teaches at a school that opened in 2020.', verb)).toBe(true);
     // the first half must be the claim
     expect(separateClaims('The user went to the market.', 'The user bought apples.', verb)).toBe(false);
   });

@@ -75,8 +75,12 @@ export function opensVerbPhrase(clause: string, at: number): boolean {
   return false;
 }
 
-/** A second half that names the first half's thing again: "… and love it", "… and like the city", "… and work there". */
-const REFERS_BACK = /\b(?:it|its|it's|there|here|this|that|these|those|them|they|the (?:same|city|town|village|place|area|country|neighbou?rhood|job|company|team|role|position|office|school))\b/i;
+/**
+ * A second half that names the first half's thing again: "… and love it", "… and like the city", "… and work there",
+ * "… and want music for those sessions"; a bare "that" is mostly a relative pronoun ("a school that opened in 2020").
+ */
+const REFERS_BACK =
+  /\b(?:it|its|it's|there|here|this|these|those|them|they|(?:the|that) (?:same|city|town|village|place|area|country|neighbou?rhood|job|company|team|role|position|office|school))\b/i;
 
 /**
  * Whether two halves are two facts: the first a claim of a single value — one a later statement replaces (a

@@ -20,6 +20,17 @@ describe('responsePreference', () => {
     );
   });
 
+  it('gives "you" its verb as the assistant\'s, a modal or a negation included', () => {
+    expect(responsePreference("Always say so when you don't know the answer.")).toBeNull(); // not about the answers' form
+    expect(responsePreference("Never use jargon when you're explaining things to me.")).toBe(
+      'The user wants the assistant to never use jargon when it is explaining things to the user.',
+    );
+    expect(responsePreference("Always give me sources if you can't check a claim.")).toBe(
+      'The user wants the assistant to always give the user sources if it cannot check a claim.',
+    );
+    expect(responsePreference('Always use bullet points when you can.')).toBe('The user wants the assistant to always use bullet points when it can.');
+  });
+
   it('keeps the name the user wants to be called', () => {
     expect(responsePreference('Please call me Ines.')).toBe('The user wants to be called Ines.');
     expect(responsePreference('Address me as Dr Okafor')).toBe('The user wants to be called Dr Okafor.');

@@ -20,7 +20,7 @@
  * | "Can you use metric units going forward?"               | "The user wants the assistant to use metric units going forward."      |
  * | "Please call me Sam."                                   | "The user wants to be called Sam."                                     |
  */
-import { conjugate, rewriteLater } from './third-person';
+import { conjugatePredicate, rewriteLater } from './third-person';
 
 const LANGUAGES =
   'english|french|spanish|german|italian|portuguese|dutch|swedish|norwegian|danish|finnish|icelandic|polish|czech|slovak|' +
@@ -69,10 +69,12 @@ export function responsePreference(clause: string): string | null {
   return `The user wants the assistant to ${aboutAssistant(phrase)}.`;
 }
 
-/** "you" → "it" (its verb agreeing), "your" → "its"; "I / me / my" → the user. */
+/** "you" → "it" (its verb agreeing: "when it replies", "if it does not know", "when it can"), "your" → "its"; "I / me / my" → the user. */
 function aboutAssistant(phrase: string): string {
   const third = phrase
-    .replace(/\b(when|whenever|if|before|after|while|as|unless|until|because|that) you (\w+)/gi, (_m, c: string, v: string) => `${c} it ${conjugate(v)}`)
+    .replace(/\byou(?:'re|’re)\b/gi, 'it is')
+    .replace(/\byou(?:'ve|’ve)\b/gi, 'it has')
+    .replace(/\b(when|whenever|if|before|after|while|as|unless|until|because|that) you (\S+)/gi, (_m, c: string, v: string) => `${c} it ${conjugatePredicate(v, false)}`)
     .replace(/\byourself\b/gi, 'itself')
     .replace(/\byour\b/gi, 'its')
     .replace(/\byou\b/gi, 'it');
