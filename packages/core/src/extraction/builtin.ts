@@ -191,14 +191,13 @@ function claimHalves(clause: Clause, voice: Voice, opts: ClauseOptions, when: Da
   for (const [left, right, restAt] of compoundCandidates(clause.text)) {
     // the second half is read only when the first is a claim of a single value (most are not)
     const a = analyseClause({ text: left, question: false }, voice, opts);
-    if (a.kind !== 'memory' || !singleValueClaim(resolveRelativeDates(a.content, when))) continue;
+    const claim = a.kind === 'memory' ? singleValueClaim(resolveRelativeDates(a.content, when)) : null;
+    if (a.kind !== 'memory' || !claim) continue;
     const b = analyseClause({ text: right, question: false }, voice, opts);
     if (b.kind !== 'memory') continue;
-    const first = resolveRelativeDates(a.content, when);
-    const reading = compoundReading(first, resolveRelativeDates(b.content, when), () => opensVerbPhrase(clause.text, restAt));
+    const reading = compoundReading(claim, resolveRelativeDates(b.content, when), () => opensVerbPhrase(clause.text, restAt));
     if (reading === 'two') return [a, b];
     if (reading === 'one') {
-      const claim = singleValueClaim(first)!;
       return [{ ...a, content: joinPredicates(a.content, b.content), refersBack: a.refersBack || b.refersBack, claim: { subject: claim.subject, value: claim.value, display: claim.display, negated: claim.negated } }];
     }
   }

@@ -91,17 +91,16 @@ const REFERS_BACK =
  * self-acceptance and love theme", "… devotionals, and study resources").
  */
 export function separateClaims(a: string, b: string, opensVerb: () => boolean = () => false): boolean {
-  return compoundReading(a, b, opensVerb) === 'two';
+  const first = singleValueClaim(a);
+  return first !== null && compoundReading(first, b, opensVerb) === 'two';
 }
 
 /**
- * How a compound whose first half is a claim of a single value is read: two facts (`separateClaims`); one fact about
+ * How a compound whose first half is a claim of a single value (`first`) is read: two facts (`separateClaims`); one fact about
  * the first half's thing, its second verb a phrase that refers back ("lives in Berlin and loves the city": `one`,
  * kept as one memory that carries the first half's claim, so a later move replaces it whole); or neither (`as-is`).
  */
-export function compoundReading(a: string, b: string, opensVerb: () => boolean = () => false): 'two' | 'one' | 'as-is' {
-  const first = singleValueClaim(a);
-  if (!first) return 'as-is';
+export function compoundReading(first: Claim, b: string, opensVerb: () => boolean): 'two' | 'one' | 'as-is' {
   const second = detectClaim(b);
   if (second?.subject === first.subject) return 'as-is';
   if (second && !isMultiValued(second.subject)) return 'two';
