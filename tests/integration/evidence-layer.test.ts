@@ -153,4 +153,32 @@ describe.each(servers())('a relative date in the question on $name', (server) =>
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].path).toBe('reference_time');
   });
+
+  it('finds what happened on the named days, whatever its words', async () => {
+    const api = await tenantApi(server);
+    await api.post('/v1/tenant/service-writers', { service_key: 'garden', display_name: 'Garden', authority_rules: { default_priority: 50 } });
+    const said = [
+      ['g1', '2026-03-01T09:00:00Z', 'I just planted twelve tomato seedlings today, fingers crossed for the frost.'],
+      ['g2', '2026-03-01T15:00:00Z', 'Which trains run to the coast on Sundays?'],
+    ];
+    for (const [eventId, observedAt, content] of said) {
+      const add = await api.post('/v1/memories/add', {
+        external_user_id: 'when2',
+        messages: [{ role: 'user', content }],
+        source: { service: 'garden', event_id: eventId, observed_at: observedAt },
+      });
+      expect(add.status).toBe(200);
+      if (add.body.job_id) expect((await api.waitForJob(add.body.job_id)).status).toBe('completed');
+    }
+    const ask = async (query: string) => {
+      const r = await api.post('/v1/memories/retrieve', { external_user_id: 'when2', query, reference_time: '2026-03-15T10:00:00Z' });
+      expect(r.status).toBe(200);
+      return r.body.data.map((m: any) => m.content as string);
+    };
+    // "two weeks ago" is 1 March: the seedlings were planted that day, and the question shares no word with them
+    const found = await ask('What did I do in the garden two weeks ago?');
+    expect(found[0]).toMatch(/tomato seedlings/);
+    // the question about trains was only said that day: it tells of nothing that happened
+    expect(found.join('\n')).not.toMatch(/trains/);
+  });
 });

@@ -6,6 +6,7 @@
 import { type WordVectors, cosine, dotAt } from '../text/word-vectors';
 import { type CandidateIndex, type IndexedMemory, type Ranked, bm25Scores } from './candidate-index';
 import { type LayerWeights, MEMORY_WEIGHTS, RANKING } from './weights';
+import { tellsOfDayWithin } from './when';
 
 /**
  * The least semantic similarity that makes an item match a query it shares no stem or entity with: for the
@@ -23,8 +24,12 @@ export interface QuerySignals {
   embeddingFloor?: number;
   /** When the question is asked (ms; default: the time of the request): a relative date in it is read from here. */
   askedAt?: number;
-  /** The days a relative or calendar date in the question names (when.ts): items said then gain `RANKING.dateWindowWeight`. */
-  window?: { from: number; to: number } | null;
+  /**
+   * The days a relative or calendar date in the question names (when.ts): items said then gain
+   * `RANKING.dateWindowWeight`; for a relative date, items that tell of something on those days match and gain
+   * `RANKING.toldDayWeight` too. `keepWords`: a calendar date, whose words are matched.
+   */
+  window?: { from: number; to: number; keepWords?: boolean } | null;
 }
 
 export interface RankFilters {
@@ -152,12 +157,20 @@ export function scoreCandidates(
     }
   }
   const fixed = fixedTerms(idx, w, now);
-  // said on the days the question names ("… 10 days ago"): never makes an item match, only orders what does
+  // said on the days the question names ("… 10 days ago"): never makes an item match, only orders what does; an
+  // item that tells of something that happened on those days (a memory "… on 21 April 2023", a passage said then
+  // with "today") matches and gains more: it is what the question asks about (a calendar date's words match)
   const window = signals.window ?? null;
   // only when the question names days: other queries allocate nothing for it
   const dated = window ? new Float64Array(n) : null;
   if (dated && window) {
-    for (let i = 0; i < n; i++) if (columns.said[i] >= window.from && columns.said[i] < window.to) dated[i] = RANKING.dateWindowWeight;
+    for (let i = 0; i < n; i++) {
+      if (columns.said[i] >= window.from && columns.said[i] < window.to) dated[i] = RANKING.dateWindowWeight;
+      if (!window.keepWords && tellsOfDayWithin(idx.text.slice(idx.offsets[i], idx.offsets[i + 1] - 1), columns.said[i], window)) {
+        dated[i] += RANKING.toldDayWeight;
+        matched[i] = 1;
+      }
+    }
   }
   // every term but the semantic one and the answer bonus: what the bound and the first fill read
   const base = new Float64Array(n);

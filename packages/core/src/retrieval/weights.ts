@@ -58,6 +58,11 @@ export const RANKING = {
   /** Added to an item said on the days a relative date in the question names ("… two weeks ago", when.ts). */
   dateWindowWeight: 0.05,
   /**
+   * Added to an item that tells of something that happened on the days a relative date in the question names (a
+   * memory dated to one of them, a passage said then with "today"; when.ts `tellsOfDayWithin`), with the above.
+   */
+  toldDayWeight: 0.1,
+  /**
    * The share of an entity match that a person named in an item counts for when someone else said the item
    * (score-layer.ts): "What job might Maria take up?" is about what Maria said before what John said to her.
    */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildIndex, rankLayers } from './score';
-import { type DateWindow, calendarWindow, relativeWindow, withoutPhrase } from './when';
+import { type DateWindow, calendarWindow, relativeWindow, tellsOfDayWithin, withoutPhrase } from './when';
 
 // asked on Thursday 9 October 2025, in the afternoon
 const ASKED = Date.parse('2025-10-09T15:30:00Z');
@@ -77,6 +77,69 @@ describe('ranking with a relative date', () => {
     // asked today about a conversation a year ago: "yesterday" names no day anything was said on, so it matches
     const order = rankLayers({ memories: spoken, passages: null }, 'What did Joanna write yesterday?', {}, 10, ASKED).map((r) => r.index);
     expect(order).toEqual([0, 1]);
+  });
+});
+
+describe('tellsOfDayWithin: an item that tells of something on the named days', () => {
+  const DAY = 86_400_000;
+  // "two weeks ago": 22 to 28 September 2025
+  const window = relativeWindow('Where did I hike two weeks ago?', ASKED) as DateWindow;
+  const on = (iso: string) => Date.parse(`${iso}T12:00:00Z`);
+
+  it('reads a day written into the text, whenever it was said', () => {
+    expect(tellsOfDayWithin('user plant tomato seedl 25 septemb 2025', on('2025-10-08'), window)).toBe(true);
+    expect(tellsOfDayWithin('user finish novel 28 septemb 2025', on('2025-09-28'), window)).toBe(true);
+    expect(tellsOfDayWithin('user plant tomato seedl 12 septemb 2025', on('2025-09-25'), window)).toBe(false);
+    expect(tellsOfDayWithin('user plant tomato seedl 25 septemb 2024', on('2025-09-25'), window)).toBe(false);
+  });
+
+  it('reads "today" and "tonight" as the day it was said, "yesterday" as the day before', () => {
+    expect(tellsOfDayWithin('just plant tomato seedl today', on('2025-09-24'), window)).toBe(true);
+    expect(tellsOfDayWithin('cook risotto tonight', on('2025-09-22'), window)).toBe(true);
+    expect(tellsOfDayWithin('just plant tomato seedl today', on('2025-10-02'), window)).toBe(false);
+    expect(tellsOfDayWithin('yesterday plant tomato seedl', on('2025-09-29'), window)).toBe(true);
+    expect(tellsOfDayWithin('yesterday plant tomato seedl', on('2025-09-22'), window)).toBe(false);
+  });
+
+  it('does not count what was merely said on those days', () => {
+    expect(tellsOfDayWithin('user like garden centr', on('2025-09-25'), window)).toBe(false);
+    expect(tellsOfDayWithin('user like garden centr', on('2025-09-25') - DAY, window)).toBe(false);
+  });
+});
+
+describe('ranking with a relative date: what happened on the named days', () => {
+  const DAY = 86_400_000;
+  const said = [
+    { text: 'The user likes browsing garden centres for new plants.', daysAgo: 60 },
+    { text: 'The user planted twelve tomato seedlings on 25 September 2025.', daysAgo: 13 },
+    { text: 'The user walked the dog along the canal.', daysAgo: 14 },
+    { text: 'The user asked which trains run to the coast.', daysAgo: 14 },
+  ];
+  const memories = buildIndex(
+    said.map((m, i) => ({ id: `g${i}`, category: 'fact', importance: 0.5, agentId: null, createdAt: ASKED - m.daysAgo * DAY })),
+    said.map((m) => m.text),
+    null,
+  );
+  const passages = buildIndex(
+    [{ id: 'p0', category: 'conversation', importance: 0, agentId: null, createdAt: ASKED - 15 * DAY }],
+    ['I just repotted the basil today, it had outgrown its pot.'],
+    null,
+  );
+  const ranked = (query: string) =>
+    rankLayers({ memories, passages }, query, {}, 10, ASKED, { askedAt: ASKED }).map((r) => `${r.layer}:${r.index}`);
+
+  it('matches an event dated to those days, or told there with "today", whatever its words', () => {
+    // without the date only the word match is found
+    expect(ranked('What did I do in the garden?')).toEqual(['memory:0']);
+    // with it, what happened then too; what was merely said then (the dog, the trains) still does not match
+    const order = ranked('What did I do in the garden two weeks ago?');
+    expect([...order].sort()).toEqual(['memory:0', 'memory:1', 'passage:0']);
+    // and it gains more than being said then: the passage told "today" above the word match said long before
+    expect(order.indexOf('passage:0')).toBeLessThan(order.indexOf('memory:0'));
+  });
+
+  it('leaves a calendar date to its words: the passage that says "today" is not matched', () => {
+    expect(ranked('What did I do in the garden on 25 September, 2025?')).toEqual(['memory:1', 'memory:0']);
   });
 });
 

@@ -104,6 +104,29 @@ export function calendarWindow(query: string): DateWindow | null {
   return null;
 }
 
+/** The months as the stemmer writes them ("januari", "septemb"). */
+const MONTH_STEMS = 'januari februari march april may june juli august septemb octob novemb decemb'.split(' ');
+const STEMMED_DAY = new RegExp(String.raw`(?:^| )(\d{1,2}) (${MONTH_STEMS.join('|')}) ((?:19|20)\d\d)(?= |$)`, 'g');
+const SAME_DAY = /(?:^| )(?:today|tonight)(?: |$)/;
+const DAY_BEFORE = /(?:^| )yesterday(?: |$)/;
+
+/**
+ * Whether an item tells of something that happened on a day within the window, from its stems and when it was
+ * said (ms): a memory writes the day into its text ("The user planted 12 new tomato saplings on 21 April 2023":
+ * extraction resolves "today", "last Saturday"), a passage says "today" or "tonight" on that day or "yesterday"
+ * the day after. A question that names the day ("What did I plant two weeks ago?") asks about what happened
+ * then, whatever words each uses; what was merely said on those days may be about anything.
+ */
+export function tellsOfDayWithin(stems: string, said: number, window: { from: number; to: number }): boolean {
+  const within = (at: number) => at >= window.from && at < window.to;
+  if (SAME_DAY.test(stems) && within(said)) return true;
+  if (DAY_BEFORE.test(stems) && within(said - DAY)) return true;
+  for (const m of stems.matchAll(STEMMED_DAY)) {
+    if (within(Date.UTC(Number(m[3]), MONTH_STEMS.indexOf(m[2]), Number(m[1])))) return true;
+  }
+  return false;
+}
+
 /** `query` without the words that named the window (they name a date, not what the item says). */
 export function withoutPhrase(query: string, window: DateWindow | null): string {
   if (!window || window.keepWords) return query;
