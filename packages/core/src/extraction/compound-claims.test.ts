@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { detectClaim, relateClaims } from '../conflicts/claims';
 import { extractMemories } from './builtin';
-import { compoundCandidates, joinPredicates, opensVerbPhrase, separateClaims } from './compound-claims';
+import { compoundCandidates, compoundReading, joinPredicates, opensVerbPhrase, singleValueClaim } from './compound-claims';
+
+/** Whether two statements are read as two facts: the first a claim of a single value, the compound read `two`. */
+function separateClaims(a: string, b: string, opensVerb: () => boolean = () => false): boolean {
+  const first = singleValueClaim(a);
+  return first !== null && compoundReading(first, b, opensVerb) === 'two';
+}
 
 // two facts said with one subject become two memories when each is a claim (docs/conflicts.md, docs/memory-model.md)
 const at = new Date('2026-02-14T10:00:00Z');

@@ -83,22 +83,15 @@ const REFERS_BACK =
   /\b(?:it|its|it's|there|here|this|these|those|them|they|(?:the|that) (?:same|city|town|village|place|area|country|neighbou?rhood|job|company|team|role|position|office|school))\b/i;
 
 /**
- * Whether two halves are two facts: the first a claim of a single value — one a later statement replaces (a
- * residence, an employer, a wake-up time; not a like or a language, which never replace each other) — and the
- * second a claim of a single value about a different attribute or person, or else (`opensVerb`, asked only then) a
- * verb phrase of its own that does not refer back to the first ("… and teach maths", "… and love cooking"; not "…
- * and love the city"). A first half that is a like stays whole: it would split noun phrases read as verbs ("… the
- * self-acceptance and love theme", "… devotionals, and study resources").
- */
-export function separateClaims(a: string, b: string, opensVerb: () => boolean = () => false): boolean {
-  const first = singleValueClaim(a);
-  return first !== null && compoundReading(first, b, opensVerb) === 'two';
-}
-
-/**
- * How a compound whose first half is a claim of a single value (`first`) is read: two facts (`separateClaims`); one fact about
- * the first half's thing, its second verb a phrase that refers back ("lives in Berlin and loves the city": `one`,
- * kept as one memory that carries the first half's claim, so a later move replaces it whole); or neither (`as-is`).
+ * How a compound whose first half is a claim of a single value (`first`: one a later statement replaces — a residence,
+ * an employer, a wake-up time; not a like or a language, which never replace each other) is read:
+ * - `two` facts: the second half is a claim of a single value about a different attribute or person, or else
+ *   (`opensVerb`, asked only then) a verb phrase of its own that does not refer back to the first ("… and teach
+ *   maths", "… and love cooking");
+ * - `one` fact about the first half's thing, its second verb a phrase that refers back ("lives in Berlin and loves
+ *   the city"), kept as one memory that carries the first half's claim, so a later move replaces it whole;
+ * - or neither (`as-is`). A first half that is a like never gets here (`singleValueClaim`): it would split noun
+ *   phrases read as verbs ("… the self-acceptance and love theme", "… devotionals, and study resources").
  */
 export function compoundReading(first: Claim, b: string, opensVerb: () => boolean): 'two' | 'one' | 'as-is' {
   const second = detectClaim(b);

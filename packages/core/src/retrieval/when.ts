@@ -7,6 +7,7 @@
  * earlier events, so they are left to the words and to recency. A calendar date with its year ("on 19 August,
  * 2023", "in May 2023") names days too (`calendarWindow`).
  */
+import { analyze } from '../text/terms';
 
 const DAY = 86_400_000;
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
@@ -104,8 +105,8 @@ export function calendarWindow(query: string): DateWindow | null {
   return null;
 }
 
-/** The months as the stemmer writes them ("januari", "septemb"). */
-const MONTH_STEMS = 'januari februari march april may june juli august septemb octob novemb decemb'.split(' ');
+/** The months as the stemmer writes them ("januari", "septemb"), in calendar order. */
+const MONTH_STEMS = MONTHS.map((m) => analyze(m)[0]);
 const STEMMED_DAY = new RegExp(String.raw`(?:^| )(\d{1,2}) (${MONTH_STEMS.join('|')}) ((?:19|20)\d\d)(?= |$)`, 'g');
 const SAME_DAY = /(?:^| )(?:today|tonight)(?: |$)/;
 const DAY_BEFORE = /(?:^| )yesterday(?: |$)/;
