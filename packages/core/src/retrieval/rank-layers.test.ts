@@ -154,6 +154,55 @@ describe('rankLayers: one item per message, whichever ranks first', () => {
   });
 });
 
+describe('rankLayers: a reply whose prompt a better-ranked memory states', () => {
+  const memories = buildIndex(
+    [{ id: 'm', category: 'fact', importance: 0.9, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [0] }],
+    ['The user keeps bees on the roof.'],
+    null,
+  );
+  const none = buildIndex([], [], null);
+  const passages = buildIndex(
+    [
+      // the assistant's reply to message 0, quoting it whole
+      { id: 'reply', category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: 'e1', messages: [0, 1] },
+      // another conversation, matching the query a little less than the reply does
+      { id: 'other', category: PASSAGE_CATEGORY, importance: 0, agentId: null, createdAt: NOW, sourceEventId: 'e2', messages: [0] },
+    ],
+    [
+      'I keep bees on my roof. Bees on a roof need shade and water.',
+      'My neighbour asked whether the bees could sting her kids when they play in the garden below our roof.',
+    ],
+    null,
+  );
+  const query = 'bees on the roof';
+
+  it('waits the repeat penalty lower, so evidence from another message goes first', () => {
+    const alone = rankLayers({ memories: none, passages }, query, {}, 10, NOW);
+    expect(alone.map((x) => x.index)).toEqual([0, 1]);
+    const r = rankLayers({ memories, passages }, query, {}, 10, NOW);
+    expect(r.map((x) => [x.layer, x.index])).toEqual([
+      ['memory', 0],
+      ['passage', 1],
+      ['passage', 0],
+    ]);
+    expect(r[2].relevance).toBeCloseTo(alone[0].relevance - RANKING.repeatPenalty, 10);
+  });
+
+  it('gives that evidence the last place when the limit is reached; is not lowered when no memory states its prompt', () => {
+    expect(rankLayers({ memories, passages }, query, {}, 2, NOW).map((x) => [x.layer, x.index])).toEqual([
+      ['memory', 0],
+      ['passage', 1],
+    ]);
+    const unrelated = buildIndex(
+      [{ id: 'm2', category: 'fact', importance: 0.9, agentId: null, createdAt: NOW, sourceEventId: 'e3', messages: [0] }],
+      ['The user keeps bees on the roof of the school.'],
+      null,
+    );
+    const r = rankLayers({ memories: unrelated, passages }, query, {}, 10, NOW);
+    expect(r.filter((x) => x.layer === 'passage').map((x) => x.index)).toEqual([0, 1]);
+  });
+});
+
 describe('rankLayers: evidence from other messages before a second memory of the same message', () => {
   // a and b come from one message (e1#0) unless b is given one of its own; c is from another conversation;
   // d cites e1#0 and a message nothing else cites

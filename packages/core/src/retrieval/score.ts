@@ -136,7 +136,8 @@ export const PASSAGE_CATEGORY = 'conversation';
  * message too: the prompt's passage is not returned after it, and one returned before it gives the reply its
  * place. A memory all of whose messages were already returned word for word is left out (one item per message,
  * whichever ranks first); one all of whose messages a better-ranked item already cites waits
- * `RANKING.repeatPenalty` lower, so nearly as relevant evidence from other messages goes first. Then what is
+ * `RANKING.repeatPenalty` lower, so nearly as relevant evidence from other messages goes first, and so does a reply
+ * whose prompt a better-ranked memory states (it adds only what the assistant said). Then what is
  * current goes above its history (`currentFirst`) and, for questions about the current state, a total or a
  * change, later statements above earlier (`orderUpdates`).
  */
@@ -252,14 +253,71 @@ export function rankLayers(
     out.push({ layer: 'memory', index: r.index, relevance });
     return true;
   };
+  // replies whose prompt a better-ranked memory already covers, waiting at their lowered score (best first)
+  const replies: Ranked[] = [];
+  const placePassage = (r: Ranked, lowered: boolean): void => {
+    const p = layers.passages!.memories[r.index];
+    // a passage's own message is its last (a reply lists the prompt it quotes first)
+    const messages = p.messages ?? [];
+    const k = key(p.sourceEventId, messages.at(-1) ?? -1);
+    // returned word for word already, by a reply that quotes it whole
+    if (quotedMessages.has(k)) return;
+    // another part of a long message returned: this part follows, lowered, when it holds a query stem the returned
+    // parts do not ("… what year did the construction begin?" is answered in the third of a case summary's parts)
+    if (shownMessages.has(k)) {
+      const parts = partsShown.get(k) ?? [];
+      queryStems ??= [...new Set(analyze(scored))];
+      if (queryStems.some((t) => holdsStem(p.terms, t) && !parts.some((s) => holdsStem(s.terms, t)))) {
+        waitLowered(laterParts, { index: r.index, relevance: r.relevance - RANKING.repeatPenalty });
+        parts.push(p);
+      }
+      return;
+    }
+    if (coveredMessages.has(k)) {
+      const at = memoryAt.get(k);
+      if (at === undefined || out[at].layer !== 'memory' || !saysMore(p, k)) return;
+      out[at] = { layer: 'passage', index: r.index, relevance: out[at].relevance, standsFor: out[at].index };
+      passageAt.set(k, at);
+      for (const i of messages) coveredMessages.add(key(p.sourceEventId, i));
+      show(p);
+      return;
+    }
+    const standIn = memoryOfMessage.get(k);
+    const more = standIn !== undefined && saysMore(p, k);
+    if (standIn && !more && pickMemory(standIn, Math.max(standIn.relevance, r.relevance))) return;
+    // a reply whose prompt a better-ranked memory already states adds only what the assistant said: it waits
+    // lowered, as a memory that repeats does, so evidence from other messages goes first
+    const prompt = messages.length > 1 ? key(p.sourceEventId, messages[0]) : null;
+    if (!lowered && prompt && coveredMessages.has(prompt) && !passageAt.has(prompt)) {
+      waitLowered(replies, { index: r.index, relevance: r.relevance - RANKING.repeatPenalty });
+      return;
+    }
+    for (const i of messages) coveredMessages.add(key(p.sourceEventId, i));
+    // a reply quoting a prompt whose own passage was returned takes that passage's place (it says all it says)
+    const promptAt = messages.length > 1 ? passageAt.get(key(p.sourceEventId, messages[0])) : undefined;
+    if (promptAt !== undefined) {
+      out[promptAt] = { layer: 'passage', index: r.index, relevance: Math.max(out[promptAt].relevance, r.relevance) };
+      passageAt.set(k, promptAt);
+      show(p);
+      return;
+    }
+    passageAt.set(k, out.length);
+    show(p);
+    out.push({ layer: 'passage', index: r.index, relevance: r.relevance, ...(more ? { standsFor: standIn.index } : {}) });
+  };
   let a = 0;
   let b = 0;
-  while (out.length < limit && (a < mem.length || b < pas.length || repeats.length > 0 || laterParts.length > 0)) {
+  while (out.length < limit && (a < mem.length || b < pas.length || repeats.length > 0 || laterParts.length > 0 || replies.length > 0)) {
     const next = Math.max(a < mem.length ? mem[a].relevance : -Infinity, b < pas.length ? pas[b].relevance : -Infinity);
     const part = laterParts[0]?.relevance ?? -Infinity;
-    if (repeats.length > 0 && repeats[0].relevance > next && repeats[0].relevance >= part) {
+    const reply = replies[0]?.relevance ?? -Infinity;
+    if (repeats.length > 0 && repeats[0].relevance > next && repeats[0].relevance >= part && repeats[0].relevance >= reply) {
       const r = repeats.shift()!;
       pickMemory(r, r.relevance, true);
+      continue;
+    }
+    if (reply > next && reply >= part) {
+      placePassage(replies.shift()!, true);
       continue;
     }
     if (part > next) {
@@ -272,48 +330,7 @@ export function rankLayers(
       a++;
       continue;
     }
-    const r = pas[b++];
-    const p = layers.passages!.memories[r.index];
-    // a passage's own message is its last (a reply lists the prompt it quotes first)
-    const messages = p.messages ?? [];
-    const k = key(p.sourceEventId, messages.at(-1) ?? -1);
-    // returned word for word already, by a reply that quotes it whole
-    if (quotedMessages.has(k)) continue;
-    // another part of a long message returned: this part follows, lowered, when it holds a query stem the returned
-    // parts do not ("… what year did the construction begin?" is answered in the third of a case summary's parts)
-    if (shownMessages.has(k)) {
-      const parts = partsShown.get(k) ?? [];
-      queryStems ??= [...new Set(analyze(scored))];
-      if (queryStems.some((t) => holdsStem(p.terms, t) && !parts.some((s) => holdsStem(s.terms, t)))) {
-        waitLowered(laterParts, { index: r.index, relevance: r.relevance - RANKING.repeatPenalty });
-        parts.push(p);
-      }
-      continue;
-    }
-    if (coveredMessages.has(k)) {
-      const at = memoryAt.get(k);
-      if (at === undefined || out[at].layer !== 'memory' || !saysMore(p, k)) continue;
-      out[at] = { layer: 'passage', index: r.index, relevance: out[at].relevance, standsFor: out[at].index };
-      passageAt.set(k, at);
-      for (const i of messages) coveredMessages.add(key(p.sourceEventId, i));
-      show(p);
-      continue;
-    }
-    const standIn = memoryOfMessage.get(k);
-    const more = standIn !== undefined && saysMore(p, k);
-    if (standIn && !more && pickMemory(standIn, Math.max(standIn.relevance, r.relevance))) continue;
-    for (const i of messages) coveredMessages.add(key(p.sourceEventId, i));
-    // a reply quoting a prompt whose own passage was returned takes that passage's place (it says all it says)
-    const promptAt = messages.length > 1 ? passageAt.get(key(p.sourceEventId, messages[0])) : undefined;
-    if (promptAt !== undefined) {
-      out[promptAt] = { layer: 'passage', index: r.index, relevance: Math.max(out[promptAt].relevance, r.relevance) };
-      passageAt.set(k, promptAt);
-      show(p);
-      continue;
-    }
-    passageAt.set(k, out.length);
-    show(p);
-    out.push({ layer: 'passage', index: r.index, relevance: r.relevance, ...(more ? { standsFor: standIn.index } : {}) });
+    placePassage(pas[b++], false);
   }
   const ordered = orderUpdates(currentFirst(out, layers, query, filters, limit), layers, query);
   const eventOf = (r: LayeredRanked) => (r.layer === 'memory' ? memIdx : layers.passages!).memories[r.index].sourceEventId ?? null;
