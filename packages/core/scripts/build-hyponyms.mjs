@@ -11,7 +11,8 @@
  *     synsets: [[lexfile number, "word word …", [hyponym indices], [instance indices]], …],
  *     modifiers: "<the one-word adjectives and adverbs, space-separated>" }
  * Multi-word lemmas are kept in `lemmas` as "martial_art" (a question's two words can name one class); a synset's
- * words are its one-word lemmas only (an item's single stems are what BM25 matches).
+ * words are its one-word lemmas only (an item's single stems are what BM25 matches); a one-word abbreviation loses its
+ * period ("dr." → "dr", as "Dr. Lee" is analysed), unless a lemma is already spelt so.
  * The file is rebuilt only when it is missing or older than this script or the package.
  */
 import { createRequire } from 'node:module';
@@ -37,13 +38,16 @@ const started = Date.now();
 /** WordNet's data lines: "offset lexfile n w_cnt(hex) word lex_id … p_cnt ptr… | gloss"; lines starting with a space are the licence. */
 const lines = (file) => readFileSync(file, 'latin1').split('\n').filter((l) => l && !l.startsWith(' '));
 
+/** A one-word abbreviation without its period ("dr." → "dr", as the text analysis reads "Dr. Patel"); "d.c." stays. */
+const abbreviation = (w) => (/^[a-z]+\.$/.test(w) ? w.slice(0, -1) : w);
+
 const byOffset = new Map();
 const parsed = [];
 for (const line of lines(dataFile)) {
   const f = line.split(' | ')[0].split(' ');
   const words = [];
   const wordCount = Number.parseInt(f[3], 16);
-  for (let i = 0; i < wordCount; i++) words.push(f[4 + 2 * i].toLowerCase().replace(/\(.*\)$/, ''));
+  for (let i = 0; i < wordCount; i++) words.push(abbreviation(f[4 + 2 * i].toLowerCase().replace(/\(.*\)$/, '')));
   let k = 4 + 2 * wordCount;
   const pointerCount = Number(f[k]);
   const hyponyms = [];
@@ -62,8 +66,9 @@ const synsets = parsed.map((s) => [s.lexfile, s.words.join(' '), s.hyponyms.map(
 const lemmas = {};
 for (const line of lines(indexFile)) {
   const f = line.split(' ');
-  const lemma = f[0].toLowerCase();
+  const lemma = abbreviation(f[0].toLowerCase());
   if (!/^[a-z][a-z'-]*(?:_[a-z][a-z'-]*)?$/.test(lemma)) continue;
+  if (lemmas[lemma]) continue;
   const senses = Number(f[2]);
   const pointerTypes = Number(f[3]);
   const offsets = f.slice(6 + pointerTypes, 6 + pointerTypes + senses);

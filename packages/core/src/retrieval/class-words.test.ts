@@ -47,6 +47,14 @@ describe('classMembers', () => {
     expect(classMembers('surgeon')).toEqual(expect.arrayContaining(['neurosurgeon']));
   });
 
+  it('keeps a one-word abbreviation WordNet lists, without its period, as the text analysis reads it', () => {
+    // "Dr." is in the synset of "doctor"; "Dr. Okafor" is analysed as "dr okafor"
+    expect(classMembers('doctor')).toContain('dr');
+    expect(analyze('I saw Dr. Okafor')).toContain('dr');
+    // an abbreviation never replaces a word of the same spelling ("La." is Louisiana; "la" is the note)
+    expect(classMembers('state')).not.toContain('la');
+  });
+
   it('leaves out units of time, classes too broad to list, and members only by a rare sense', () => {
     expect(classMembers('day')).toEqual([]);
     expect(classMembers('month')).toEqual([]);
@@ -90,5 +98,10 @@ describe('rankCandidates with a class question', () => {
   it('ranks what the user said of a member above what merely shares the question’s other words', () => {
     const texts = ['Ines said that she loves the new community centre.', 'Ines goes to judo twice a week.', 'Ines has tried the new climbing wall.'];
     expect(rankCandidates(indexOf(texts), 'Which martial arts has Ines tried?', {}, 3, 0)[0].index).toBe(1);
+  });
+
+  it('finds a doctor named with "Dr."', () => {
+    const texts = ['The user wants to see the coast in spring.', 'The user saw Dr. Okafor about a sore knee.'];
+    expect(rankCandidates(indexOf(texts), 'How many different doctors have I been to?', {}, 2, 0).map((r) => r.index)).toEqual([1]);
   });
 });
