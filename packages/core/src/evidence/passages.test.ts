@@ -208,7 +208,7 @@ describe('a reply with its prompt', () => {
     const prompt = promptOf(0, long, 'Maria');
     expect(prompt.whole).toBe(false);
     expect(prompt.quote.split(' ')).toHaveLength(PROMPT_MAX_WORDS + 1);
-    expect(prompt.quote.endsWith('w59 …')).toBe(true);
+    expect(prompt.quote.endsWith(`w${PROMPT_MAX_WORDS - 1} …`)).toBe(true);
     expect(passageText({ role: 'assistant', speaker: null, content: 'Sure.', observedAt: at }, prompt)).toMatch(/^On 21 May 2023 Maria said: "w0 w1 .* …" and the assistant replied: "Sure\."$/);
   });
 

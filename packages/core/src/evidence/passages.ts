@@ -166,11 +166,11 @@ const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', y
 /**
  * An assistant reply is returned with the user message it answers (its prompt): "Miss Bee Providore offers
  * a Nasi Goreng…" means little without "Can you recommend a restaurant in Cihampelas Walk?", and an agent
- * asked about the conversation needs both. A prompt of at most PROMPT_MAX_WORDS words is quoted whole (and
- * cited in the passage's `message_indices`); a longer one is quoted up to that many words with "…" and
- * not cited, since its words are not all there.
+ * asked about the conversation needs both. A prompt that is one passage (at most PASSAGE_MAX_WORDS words, never
+ * cut) is quoted whole (and cited in the passage's `message_indices`); a longer one is quoted up to that many
+ * words with "…" and not cited, since its words are not all there.
  */
-export const PROMPT_MAX_WORDS = 60;
+export const PROMPT_MAX_WORDS = PASSAGE_MAX_WORDS;
 
 export interface PassagePrompt {
   messageIndex: number;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PROMPT_MAX_WORDS } from '../evidence/passages';
 import { stemCount } from './candidate-index';
 import { HotTier, type PassageRow, type RankableRow, timeOf } from './hot-tier';
 import { rankLayers } from './score';
@@ -28,12 +29,20 @@ describe('HotTier: the prompt of each assistant passage', () => {
     passage({ message_index: 1, part: 1, role: 'assistant', content: 'Reply part two.' }),
     // an assistant message after another assistant message has no prompt
     passage({ message_index: 2, role: 'assistant', content: 'A follow-up.' }),
-    // a prompt too long to quote whole is shortened and not cited
-    passage({ message_index: 3, role: 'user', content: words(80) }),
+    // a prompt too long to quote whole (longer than one passage) is shortened and not cited
+    passage({ message_index: 3, role: 'user', content: words(PROMPT_MAX_WORDS + 20) }),
     passage({ message_index: 4, role: 'assistant', content: 'Short answer.' }),
     // another event's message 3 is not the prompt of e2's message 4
     passage({ source_event_id: 'e2', message_index: 4, role: 'assistant', content: 'Elsewhere.' }),
+    // a prompt of 90 words is one passage: quoted whole and cited
+    passage({ message_index: 5, role: 'user', content: words(90) }),
+    passage({ message_index: 6, role: 'assistant', content: 'A long story, then.' }),
   ]);
+
+  it('quotes a prompt that is one passage whole and cites it, however long the passage', () => {
+    expect(set.prompts[9]).toEqual({ messageIndex: 5, speaker: null, quote: words(90), whole: true });
+    expect(set.passageIndex?.memories[9].messages).toEqual([5, 6]);
+  });
 
   it('joins the parts of the user message before the reply in order, and cites it when quoted whole', () => {
     expect(set.prompts[2]).toEqual({ messageIndex: 0, speaker: null, quote: 'First half, second half?', whole: true });
