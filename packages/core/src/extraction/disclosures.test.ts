@@ -40,6 +40,25 @@ describe('openers do not hide a self-disclosure', () => {
 
   itExtracts(
     [
+      ['Before that I had also asked my pharmacist, who suggested an antihistamine.', "Before that, the user had also asked the user's pharmacist, who suggested an antihistamine."],
+      ['Since then I have been cycling to work every day.', 'Since then, the user has been cycling to work every day.'],
+      ['Two days later I got the offer from the bakery.', 'Two days later, the user got the offer from the bakery.'],
+      ['The next day I called the landlord about the boiler.', 'The next day, the user called the landlord about the boiler.'],
+      ['Then my sister moved to Porto.', "Then, the user's sister moved to Porto."],
+      ['At first I hated running in the rain.', 'At first, the user hated running in the rain.'],
+      ['Eventually I switched to decaf.', 'Eventually, the user switched to decaf.'],
+    ],
+    observedAt,
+    'keeps where a story goes next in front, without a comma too: %s',
+  );
+
+  it('reads such an opening only before a first-person subject', () => {
+    expect(contents('Then they left the party early.')).toEqual([]);
+    expect(contents('Later that day the bakery closed.')).toEqual([]);
+  });
+
+  itExtracts(
+    [
       ['Great news: I have finished nine short stories in total.', 'The user has finished nine short stories in total.'],
       ['Good news, I got the job at the bakery!', 'The user got the job at the bakery.'],
       ['Big news - we adopted a rescue dog named Biscuit.', 'The user and their household adopted a rescue dog named Biscuit.'],

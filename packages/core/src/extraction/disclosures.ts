@@ -12,6 +12,7 @@
  * | news announced before a first-person statement: "Great news:", "Good news,", "Big news -", "Exciting update:", "Update:", "Some news:", "The good news is that", "Guess what," | dropped: the statement is what follows |
  * | a companion named before "I": "Noor and I split up" (`companionFirst`) | read as "me and Noor …": "The user and Noor split up." |
  * | a scene: "In March,", "During my trip to Kyoto,", "After the wedding,", "When I was a kid,", "Since I started running,", "For my birthday," … followed by a first-person subject | kept in front of the rewritten clause: "During the user's trip to Kyoto, the user bought a tea set." |
+ * | where a story goes next, with or without a comma: "Before that I", "Since then I", "Two days later I", "The next day I", "Then I", "Eventually I", "At first I" | kept in front the same way: "Before that, the user had asked the user's pharmacist." |
  *
  * Questions and requests (the cause: people state a constraint, a plan or a preference while asking for
  * something, in the same sentence):
@@ -56,7 +57,13 @@ export const LEADING_FRAME = new RegExp(
 export const LEADING_FRAME_NO_COMMA = new RegExp(
   String.raw`^(when i was (?:a kid|a child|a teenager|young|younger|little|growing up|in (?:high school|college|school|university))|growing up|as a (?:kid|child|teenager)|` +
     String.raw`(?:in|during|over|since) (?:the )?(?:(?:early|late|mid)[- ])?(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|fall|autumn|winter|holidays|(?:19|20)\d\d)(?: (?:19|20)\d\d)?|` +
-    String.raw`on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|over the weekend|earlier this (?:week|month|year)|back in (?:19|20)\d\d)\s+` +
+    String.raw`on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|over the weekend|earlier this (?:week|month|year)|back in (?:19|20)\d\d|` +
+    // where a story goes next: "Before that I had asked my pharmacist", "Two days later I got the offer", "At first I …"
+    String.raw`(?:before|after) (?:that|this)|since then|(?:soon|shortly|right|just) after(?: that)?|afterwards?|then|later(?: on)?|` +
+    String.raw`(?:later|earlier) (?:that|this) (?:day|morning|afternoon|evening|night|week|weekend|month|year)|` +
+    String.raw`the (?:next|following|previous) (?:day|morning|afternoon|evening|night|week|weekend|month|year)|` +
+    String.raw`(?:a|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|several|\d+) (?:days?|weeks?|months?|years?) (?:later|earlier)|` +
+    String.raw`eventually|finally|at first|in the end|in the meantime|meanwhile|back then|at the time|at that point|by then)\s+` +
     SUBJECT_AHEAD,
   'i',
 );
