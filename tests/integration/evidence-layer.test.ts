@@ -123,22 +123,30 @@ describe.each(servers())('extraction of dated events on $name', (server) => {
   });
 });
 
+/**
+ * One add per [event id, observed_at, content] from `service`, each accepted and its job completed; with
+ * `questions`, an add may have no job (a question alone has nothing to extract).
+ */
+async function addSaid(api: Awaited<ReturnType<typeof tenantApi>>, user: string, service: string, said: string[][], questions = false) {
+  for (const [eventId, observedAt, content] of said) {
+    const add = await api.post('/v1/memories/add', {
+      external_user_id: user,
+      messages: [{ role: 'user', content }],
+      source: { service, event_id: eventId, observed_at: observedAt },
+    });
+    expect(add.status).toBe(200);
+    if (add.body.job_id || !questions) expect((await api.waitForJob(add.body.job_id)).status).toBe('completed');
+  }
+}
+
 describe.each(servers())('a relative date in the question on $name', (server) => {
   it('counts "3 weeks ago" from reference_time, and refuses a reference_time that is not a date-time', async () => {
     const api = await tenantApi(server);
     await api.post('/v1/tenant/service-writers', { service_key: 'kitchen', display_name: 'Kitchen', authority_rules: { default_priority: 50 } });
-    const said = [
+    await addSaid(api, 'when1', 'kitchen', [
       ['k1', '2026-03-01T09:00:00Z', 'I bought a new blender for the kitchen, it crushes ice easily.'],
       ['k2', '2026-03-20T09:00:00Z', 'I bought a new kettle for the kitchen, it boils water quickly.'],
-    ];
-    for (const [eventId, observedAt, content] of said) {
-      const add = await api.post('/v1/memories/add', {
-        external_user_id: 'when1',
-        messages: [{ role: 'user', content }],
-        source: { service: 'kitchen', event_id: eventId, observed_at: observedAt },
-      });
-      expect((await api.waitForJob(add.body.job_id)).status).toBe('completed');
-    }
+    ]);
     const query = 'What did I buy for the kitchen 3 weeks ago?';
     const first = async (extra: Record<string, unknown>) => {
       const r = await api.post('/v1/memories/retrieve', { external_user_id: 'when1', query, ...extra });
@@ -157,19 +165,10 @@ describe.each(servers())('a relative date in the question on $name', (server) =>
   it('finds what happened on the named days, whatever its words', async () => {
     const api = await tenantApi(server);
     await api.post('/v1/tenant/service-writers', { service_key: 'garden', display_name: 'Garden', authority_rules: { default_priority: 50 } });
-    const said = [
+    await addSaid(api, 'when2', 'garden', [
       ['g1', '2026-03-01T09:00:00Z', 'I just planted twelve tomato seedlings today, fingers crossed for the frost.'],
       ['g2', '2026-03-01T15:00:00Z', 'Which trains run to the coast on Sundays?'],
-    ];
-    for (const [eventId, observedAt, content] of said) {
-      const add = await api.post('/v1/memories/add', {
-        external_user_id: 'when2',
-        messages: [{ role: 'user', content }],
-        source: { service: 'garden', event_id: eventId, observed_at: observedAt },
-      });
-      expect(add.status).toBe(200);
-      if (add.body.job_id) expect((await api.waitForJob(add.body.job_id)).status).toBe('completed');
-    }
+    ], true);
     const ask = async (query: string) => {
       const r = await api.post('/v1/memories/retrieve', { external_user_id: 'when2', query, reference_time: '2026-03-15T10:00:00Z' });
       expect(r.status).toBe(200);

@@ -166,7 +166,7 @@ export function scoreCandidates(
   if (dated && window) {
     for (let i = 0; i < n; i++) {
       if (columns.said[i] >= window.from && columns.said[i] < window.to) dated[i] = RANKING.dateWindowWeight;
-      if (!window.keepWords && tellsOfDayWithin(idx.text.slice(idx.offsets[i], idx.offsets[i + 1] - 1), columns.said[i], window)) {
+      if (!window.keepWords && tellsOfDayWithin(idx.memories[i].terms, columns.said[i], window)) {
         dated[i] += RANKING.toldDayWeight;
         matched[i] = 1;
       }

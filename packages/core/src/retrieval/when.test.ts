@@ -4,6 +4,14 @@ import { type DateWindow, calendarWindow, relativeWindow, tellsOfDayWithin, with
 
 // asked on Thursday 9 October 2025, in the afternoon
 const ASKED = Date.parse('2025-10-09T15:30:00Z');
+const DAY = 86_400_000;
+/** Memories of equal importance, each said `daysAgo` days before ASKED. */
+const saidIndex = (prefix: string, said: { text: string; daysAgo: number }[]) =>
+  buildIndex(
+    said.map((m, i) => ({ id: `${prefix}${i}`, category: 'fact', importance: 0.5, agentId: null, createdAt: ASKED - m.daysAgo * DAY })),
+    said.map((m) => m.text),
+    null,
+  );
 const days = (w: DateWindow | null) =>
   w === null ? null : { from: new Date(w.from).toISOString().slice(0, 10), last: new Date(w.to - 1).toISOString().slice(0, 10) };
 
@@ -42,17 +50,11 @@ describe('relativeWindow: the days a relative date in a question names', () => {
 });
 
 describe('ranking with a relative date', () => {
-  const DAY = 86_400_000;
-  const said = [
+  const memories = saidIndex('m', [
     { text: 'The user bought a stand mixer for the kitchen.', daysAgo: 10 },
     { text: 'The user bought a new toaster for the kitchen.', daysAgo: 40 },
     { text: 'The user walked the dog along the canal.', daysAgo: 40 },
-  ];
-  const memories = buildIndex(
-    said.map((m, i) => ({ id: `m${i}`, category: 'fact', importance: 0.5, agentId: null, createdAt: ASKED - m.daysAgo * DAY })),
-    said.map((m) => m.text),
-    null,
-  );
+  ]);
   const ranked = (query: string, askedAt?: number) =>
     rankLayers({ memories, passages: null }, query, {}, 10, ASKED, askedAt === undefined ? {} : { askedAt }).map((r) => r.index);
 
@@ -81,7 +83,6 @@ describe('ranking with a relative date', () => {
 });
 
 describe('tellsOfDayWithin: an item that tells of something on the named days', () => {
-  const DAY = 86_400_000;
   // "two weeks ago": 22 to 28 September 2025
   const window = relativeWindow('Where did I hike two weeks ago?', ASKED) as DateWindow;
   const on = (iso: string) => Date.parse(`${iso}T12:00:00Z`);
@@ -108,18 +109,12 @@ describe('tellsOfDayWithin: an item that tells of something on the named days', 
 });
 
 describe('ranking with a relative date: what happened on the named days', () => {
-  const DAY = 86_400_000;
-  const said = [
+  const memories = saidIndex('g', [
     { text: 'The user likes browsing garden centres for new plants.', daysAgo: 60 },
     { text: 'The user planted twelve tomato seedlings on 25 September 2025.', daysAgo: 13 },
     { text: 'The user walked the dog along the canal.', daysAgo: 14 },
     { text: 'The user asked which trains run to the coast.', daysAgo: 14 },
-  ];
-  const memories = buildIndex(
-    said.map((m, i) => ({ id: `g${i}`, category: 'fact', importance: 0.5, agentId: null, createdAt: ASKED - m.daysAgo * DAY })),
-    said.map((m) => m.text),
-    null,
-  );
+  ]);
   const passages = buildIndex(
     [{ id: 'p0', category: 'conversation', importance: 0, agentId: null, createdAt: ASKED - 15 * DAY }],
     ['I just repotted the basil today, it had outgrown its pot.'],
@@ -163,7 +158,6 @@ describe('calendarWindow: the days a calendar date with its year names', () => {
 });
 
 describe('ranking with a calendar date', () => {
-  const DAY = 86_400_000;
   const MARCH_14 = Date.parse('2024-03-14T18:00:00Z');
   const said = [
     { text: 'Priya cooked a lentil curry for her neighbours.', at: MARCH_14 },
