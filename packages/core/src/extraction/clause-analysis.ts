@@ -68,8 +68,11 @@ const LEADING_TIME = new RegExp(
 
 /** Sentences about other people or shared events that are worth keeping without a named speaker. */
 const REPORTED_START = /^(?:we|we're|we've|we'd|our)\b/i;
-/** "Tom got promoted", "Anna and Luis moved to Porto": a capitalised subject followed by a verb-like word. */
-const NAMED_SUBJECT = /^([A-Z][\p{L}'-]+)(?: (?:and|&) [A-Z][\p{L}'-]+)? (?:is|was|has|had|got|gets|will|just|also|still|loves|likes|lives|works|moved|started|said|told|went|came|took|made|bought|won|lost|passed|died|married|[a-z]+ed|[a-z]+s)\b/u;
+/**
+ * "Tom got promoted", "Anna and Luis moved to Porto", "Dr. Patel prescribed …", "Maria Lopez moved …": a capitalised
+ * subject (a title, a surname) followed by a verb-like word.
+ */
+const NAMED_SUBJECT = /^((?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?[A-Z][\p{L}'-]+)(?: [A-Z][\p{L}'-]+)?(?: (?:and|&) [A-Z][\p{L}'-]+)? (?:is|was|has|had|got|gets|will|just|also|still|loves|likes|lives|works|moved|started|said|told|went|came|took|made|bought|won|lost|passed|died|married|[a-z]+ed|[a-z]+s)\b/u;
 const NOT_A_NAME = new Set([
   'the', 'this', 'that', 'these', 'those', 'it', 'its', 'there', 'here', 'what', 'which', 'who', 'when', 'where', 'why',
   'how', 'he', 'she', 'they', 'you', 'your', 'his', 'her', 'their', 'everything', 'everyone', 'nothing', 'something',
@@ -113,6 +116,8 @@ export interface ClauseOptions {
  */
 const OWN_SUBJECT =
   /^(?:the|this|that|these|those|one of the)\s+(?:(?!(?:is|are|was|were|i|we|more|less|better|worse|longer|sooner|harder|when|if|because|after|before|while|since|as|until|and|but|so)\b)[\w'-]+\s+){1,4}?(?:(?:that|which|who)\s+)?(?:i|i've|i'd|i'm|we|we've|we'd)\s+[^,.;:!?]*?\b(?:is|was|are|were|has|had|will|turned out|ended up|costs?)\b/i;
+/** The speaker named anywhere in a clause ("… sound perfect for me", "… my mornings start at six"). */
+const NAMES_SELF = /\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|myself)\b/i;
 const WE_OR_OUR = /^(?:we|we're|we’re|we've|we’ve|we'd|we’d|we'll|we’ll|our)\b/i;
 
 /** "we" read as "i" for the first-person tests ("we're heading out" is as momentary as "i am heading out"). */
@@ -181,7 +186,8 @@ export function analyseClause(clause: Clause, voice: Voice = DEFAULT_VOICE, opts
     // Statements about others and shared events: every informative one from a named speaker, and
     // without a name those about named people, "we", or something of the user's ("The play I saw …").
     const support = Boolean(opts.supportReports) && isSupportReport(text);
-    const own = !voice.named && OWN_SUBJECT.test(text);
+    // "…, so the parks you named sound perfect for me": a consequence is about the user only where it names them
+    const own = !voice.named && (OWN_SUBJECT.test(text) || (Boolean(clause.consequence) && NAMES_SELF.test(text)));
     const keep = voice.named ? wordCount(norm) >= 4 : REPORTED_START.test(text) || namedSubject(text) || support || own;
     if (!keep) return { kind: 'skip', reason: 'no_self_reference' };
     // "Wow, that looks awesome", "Congrats on the new job": a reaction to the other speaker (reactions.ts)

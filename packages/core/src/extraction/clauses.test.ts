@@ -53,3 +53,44 @@ describe('extractMemories: a request to keep a statement in mind', () => {
     expect(said("I'm a teacher, please always answer in French.")).toEqual(['The user is a teacher, please always answer in French.']);
   });
 });
+
+describe('extractMemories: a consequence after ", so"', () => {
+  it('is a clause of its own, so the statement before it is a memory by itself', () => {
+    expect(said("I'm staying in Kyoto for the conference, so the temples you listed sound perfect for me.")).toEqual([
+      'The user is staying in Kyoto for the conference.',
+      'The temples you listed sound perfect for the user.',
+    ]);
+    expect(said('I work night shifts at the hospital, so mornings are hard for me.')).toEqual([
+      'The user works night shifts at the hospital.',
+      'Mornings are hard for the user.',
+    ]);
+  });
+
+  it('is a memory only where it names the user', () => {
+    expect(said('I collect old maps, so their new exhibition sounds amazing.')).toEqual(['The user collects old maps.']);
+    expect(said('My brother lives in Denver, so it is easy to visit him.')).toEqual(["The user's brother lives in Denver."]);
+  });
+
+  it('leaves a purpose, a degree and a request where they were', () => {
+    expect(said('I moved to Porto, so that I could be closer to my sister.')).toEqual([
+      'The user moved to Porto, so that the user could be closer to the user\'s sister.',
+    ]);
+    expect(clauses('I was so tired, so much that I slept all day.')).toEqual(['I was so tired, so much that I slept all day.']);
+    expect(said("I'm allergic to shellfish, so please keep that in mind.")).toEqual(['The user is allergic to shellfish.']);
+  });
+
+  it('splits before a named subject too', () => {
+    expect(clauses('I booked the cabin for June, so Priya can join us.')).toEqual(['I booked the cabin for June', 'Priya can join us.']);
+  });
+});
+
+describe('extractMemories: a named person with a title or a surname', () => {
+  it('is a named subject, as a first name alone is', () => {
+    expect(said('Dr. Lindqvist prescribed me a nasal spray for the allergy.')).toEqual([
+      'The user said that Dr. Lindqvist prescribed the user a nasal spray for the allergy.',
+    ]);
+    expect(said('Tomasz Nowak moved to Gdansk in March.')).toEqual(['The user said that Tomasz Nowak moved to Gdansk in March.']);
+    // a capitalised word that names no one still does not open a named subject
+    expect(said('The Rolling Stones are touring again.')).toEqual([]);
+  });
+});

@@ -44,9 +44,19 @@ export function splitSentences(content: string): Sentence[] {
 const SUBJ = String.raw`(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|im|ive|my|we|we're|we’re|we've|we’ve|our)\b(?!\.)`;
 /** A subject that opens a clause, not a noun phrase ("…: my own dance studio"). */
 const PRONOUN_SUBJ = String.raw`(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|we|we're|we’re|we've|we’ve)\b(?!\.)`;
-/** ", and I" / " and I " / " but I " / ", so I" / comma splice ", I …" / a colon before "I" ("Here's the thing: I …"). */
+/**
+ * ", so" after a comma as a conjunction: what follows is a consequence with a subject of its own ("I'm planning to stay
+ * on Oahu, so the parks you named sound perfect"). Not "so that" (a purpose), "so much / many / far / long", "so as to".
+ */
+const CONSEQUENCE = String.raw`\s*,\s+so\s+(?!(?:that|much|many|far|long|as|to|too|very|on|forth)\b)(?=[a-z"“'‘])`;
+/**
+ * ", and I" / " and I " / " but I " / ", so I" / comma splice ", I …" / a colon before "I" ("Here's the thing: I …") /
+ * ", so" before any other consequence (`CONSEQUENCE`).
+ */
+const SO_END = /,\s+so\s+$/i;
+const SUBJ_START = new RegExp(`^${SUBJ}`, 'i');
 const CLAUSE_BOUNDARY = new RegExp(
-  String.raw`\s*,?\s+(?:and|but|so|and also|but also|plus)\s+(?=${SUBJ})|\s*,\s+(?=${SUBJ})|\s*:\s+(?=${PRONOUN_SUBJ})|` +
+  String.raw`\s*,?\s+(?:and|but|so|and also|but also|plus)\s+(?=${SUBJ})|\s*,\s+(?=${SUBJ})|\s*:\s+(?=${PRONOUN_SUBJ})|${CONSEQUENCE}|` +
     // a request to keep in mind what was just said: "I'm allergic to peanuts, so please keep that in mind"
     String.raw`\s*,\s*(?:so\s+|and\s+)?(?=please\s+(?:keep|bear|remember|note|take)\s+(?:that|this|it)\b)`,
   'gi',
@@ -76,6 +86,8 @@ const MY_HAS_VERB =
 export interface Clause {
   text: string;
   question: boolean;
+  /** Opened by ", so" before a subject other than the speaker (`CONSEQUENCE`): a statement about the speaker only where it names them. */
+  consequence?: boolean;
 }
 
 function leftAllowsSplit(left: string, comma: boolean): boolean {
@@ -112,7 +124,7 @@ function splitEllipsis(text: string): string[] {
 }
 
 export function splitClauses(sentence: Sentence): Clause[] {
-  const parts: string[] = [];
+  const parts: { text: string; consequence: boolean }[] = [];
   let questionTail: string | null = null;
   // "As a nurse, how can I …" / "As someone who loves hiking, I …": the role is a statement of its own
   const role = roleOf(sentence.text.replace(LEADING_FILLER, ''));
@@ -127,6 +139,7 @@ export function splitClauses(sentence: Sentence): Clause[] {
   }
   for (const semi of body.split(SEMICOLON)) {
     let start = 0;
+    let consequence = false;
     CLAUSE_BOUNDARY.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = CLAUSE_BOUNDARY.exec(semi))) {
@@ -138,17 +151,19 @@ export function splitClauses(sentence: Sentence): Clause[] {
       const colon = m[0].includes(':');
       if (left.trim() && (colon ? !startsWithSubject(left) && !SPEAKER_LABEL.test(left.trim()) : leftAllowsSplit(left, comma))) {
         // a short announcement says nothing of its own ("Evan, some big news: I'm on a diet")
-        if (!(colon && ANNOUNCEMENT.test(left.trim()) && !HAS_SELF.test(left))) parts.push(left);
+        if (!(colon && ANNOUNCEMENT.test(left.trim()) && !HAS_SELF.test(left))) parts.push({ text: left, consequence });
         start = m.index + m[0].length;
+        consequence = SO_END.test(m[0]) && !SUBJ_START.test(semi.slice(start));
       }
       if (m[0].length === 0) CLAUSE_BOUNDARY.lastIndex++;
     }
-    parts.push(semi.slice(start));
+    parts.push({ text: semi.slice(start), consequence });
   }
   const clauses: Clause[] = role ? [{ text: role.statement, question: false }] : [];
   for (const part of parts) {
-    const t = part.trim();
-    if (t) for (const piece of splitEllipsis(t)) clauses.push({ text: piece, question: false });
+    const t = part.text.trim();
+    if (!t) continue;
+    for (const piece of splitEllipsis(t)) clauses.push(part.consequence ? { text: piece, question: false, consequence: true } : { text: piece, question: false });
   }
   if (questionTail !== null) clauses.push({ text: questionTail.trim(), question: true });
   else if (sentence.question && clauses.length > 0) clauses[clauses.length - 1].question = true;

@@ -34,6 +34,18 @@ describe('pronouns resolved to the person named earlier', () => {
     expect(m?.importance).toBeGreaterThanOrEqual(0.9);
   });
 
+  it('"she" and "he" after any occupation named with "my", with a title before the name', () => {
+    expect(contents('I finally went to my podiatrist, Dr. Mensah, about my heel. She gave me a brace and told me to rest it.')).toEqual([
+      "The user finally went to the user's podiatrist, Dr. Mensah, about the user's heel.",
+      "The user's podiatrist Dr. Mensah gave the user a brace and told the user to rest it.",
+    ]);
+    expect(contents('My new accountant is very thorough. He found a deduction I had missed.')).toContain(
+      "The user's accountant found a deduction the user had missed.",
+    );
+    // a word that is no occupation stays unresolved ("my neighbourhood")
+    expect(contents('My neighbourhood is quiet. She walks her dog at six.')).toEqual(["The user's neighbourhood is quiet."]);
+  });
+
   it('"she" does not take a male antecedent, and an old mention is out of reach', () => {
     expect(contents('My brother Ivan lives in Riga. She loves jazz.')).toEqual(["The user's brother Ivan lives in Riga."]);
     expect(contents('My aunt Rosa paints.', 'I love jazz.', 'I play chess.', 'I like tea.', 'She moved to Madrid.')).not.toContain(

@@ -40,6 +40,7 @@
  * …", "I love it when …", "I made it", "I got it". "Got a call / a chance / an email" is not a thing the user has,
  * nor is "a bunch / a pair of".
  */
+import { isOccupation } from '../text/occupations';
 import { conjugatePredicate } from './third-person';
 
 type Gender = 'f' | 'm' | 'n';
@@ -67,11 +68,12 @@ const NEUTRAL =
 const PET = 'dog|cat|puppy|kitten|pet|parrot|rabbit|hamster|horse';
 const ADJ = String.raw`(?:(?:older|younger|little|big|elder|oldest|youngest|best|baby|twin|new|old|late|step|dear|close|[0-9]+-year-old|[a-z]+-year-old|teenage) )*`;
 
+/** A person's name after a relation, with a title if any: "Ana", "Luis Ortega", "Dr. Okafor". */
+const NAME = String.raw`((?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?[A-Z][\p{L}'-]+(?: [A-Z][\p{L}'-]+)?)(?![\p{L}'-])`;
 /** "my (little) sister (, Ana)", "my dog (named) Max": group 1 the relation, group 2 the name. */
-const MY_MENTION = new RegExp(
-  String.raw`\b[Mm]y ${ADJ}(${PLURAL}|${FEMALE}|${MALE}|${NEUTRAL}|${PET})\b(?:'s)?(?:,? (?:named |called )?([A-Z][\p{L}'-]+(?: [A-Z][\p{L}'-]+)?)(?![\p{L}'-]))?`,
-  'gu',
-);
+const MY_MENTION = new RegExp(String.raw`\b[Mm]y ${ADJ}(${PLURAL}|${FEMALE}|${MALE}|${NEUTRAL}|${PET})\b(?:'s)?(?:,? (?:named |called )?${NAME})?`, 'gu');
+/** "my dermatologist, Dr. Okafor", "my new physiotherapist": any occupation (text/occupations.ts) is a person too. */
+const MY_OCCUPATION = new RegExp(String.raw`\b[Mm]y ${ADJ}([a-z]+)\b(?:,? (?:named |called )?${NAME})?`, 'gu');
 /** "a (close) friend (of mine) (named) Alex". */
 const A_FRIEND = /\ba (?:good |close |dear |old )?(friend|colleague|coworker|neighbou?r|mentor|classmate) (?:of mine )?(?:named |called )?([A-Z][\p{L}'-]+)/gu;
 
@@ -138,6 +140,11 @@ export function mentions(text: string, message: number): Antecedent[] {
   for (const m of text.matchAll(MY_MENTION)) {
     const name = m[2] && !/^(?:I|And|But|So|The|He|She|They|We|It)$/.test(m[2].split(' ')[0]) ? m[2].split(' ').filter((w) => !/^(?:And|But|So|The)$/.test(w)).join(' ') : undefined;
     found.push({ at: m.index ?? 0, a: antecedentOf(m[1], name || undefined, message) });
+  }
+  for (const m of text.matchAll(MY_OCCUPATION)) {
+    const job = m[1].toLowerCase();
+    if (!isOccupation(job) || [PLURAL, FEMALE, MALE, NEUTRAL, PET].some((list) => isIn(list, job))) continue;
+    found.push({ at: m.index ?? 0, a: antecedentOf(job, m[2] && !/^(?:I|And|But|So|The|He|She|They|We|It)$/.test(m[2].split(' ')[0]) ? m[2] : undefined, message) });
   }
   for (const m of text.matchAll(A_FRIEND)) found.push({ at: m.index ?? 0, a: antecedentOf(m[1], m[2], message) });
   return found.sort((x, y) => x.at - y.at).map((f) => f.a);
