@@ -6,6 +6,23 @@ const at = new Date('2023-05-08T13:56:00Z');
 const r = (s: string) => resolveRelativeDates(s, at);
 
 describe('resolveRelativeDates', () => {
+  it('writes a day given in numbers after a preposition of time in words, month first', () => {
+    expect(r('I saw the exhibition on 4/22 with my aunt')).toBe('I saw the exhibition on 22 April 2023 with my aunt');
+    // the year nearest the conversation's date: 8 May 2023 is nearer December 2022 than December 2023
+    expect(r('we met on 12/30')).toBe('we met on 30 December 2022');
+    expect(r('my lease ends on 6/1/2024')).toBe('my lease ends on 1 June 2024');
+    expect(r('the deadline is by 5/3/24')).toBe('the deadline is by 3 May 2024');
+    // "since" looks back, "until" and "by" forward
+    expect(r("I've been swimming since 5/20")).toBe("I've been swimming since 20 May 2022");
+    expect(r("I'm away until 5/2")).toBe("I'm away until 2 May 2024");
+    // the first number cannot be a month: day first
+    expect(r('I arrived on 17/4')).toBe('I arrived on 17 April 2023');
+  });
+
+  it('leaves numbers that are no day as they are', () => {
+    for (const s of ['I ate 1/2 of the cake', 'aim for a 60/40 split', 'support on 24/7 call', 'on 2/30 nothing happened', 'on 13/13']) expect(r(s)).toBe(s);
+  });
+
   it('resolves days around the conversation date', () => {
     expect(r('I went to a LGBTQ support group yesterday')).toBe('I went to a LGBTQ support group on 7 May 2023');
     expect(r('Yesterday I took my dogs to the beach')).toBe('On 7 May 2023 I took my dogs to the beach');

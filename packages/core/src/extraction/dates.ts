@@ -23,6 +23,7 @@
  * | last month / this month / next month / N months ago | in April 2023 / in May 2023 / in June 2023 / in <month> |
  * | last year / this year / next year / N years ago | in 2022 / in 2023 / in 2024 / in <year − N> |
  * | last summer/winter/spring/fall/autumn        | in summer 2022 (the latest such season that ended before the date) |
+ * | on / since / by / until / before / after / from 5/2 (or 5/2/2023) | on 2 May 2023 (month first; the year nearest the date, before it after "since", after it after "by"/"until") |
  */
 
 const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -124,7 +125,36 @@ const RULES: Rule[] = [
     },
   },
   { re: /\blast (summer|winter|spring|fall|autumn)\b/gi, to: (m, d) => seasonBefore(m[1], d) },
+  // "on 2/15", "since 3/27", "by 12/1/2023": a day written in numbers after a preposition of time
+  { re: /\b(on|since|by|until|till|before|after|from) (\d{1,2})\/(\d{1,2})(?:\/(\d{4}|\d{2}))?(?![\d/])/gi, to: (m, d) => numericDay(m, d) },
 ];
+
+/**
+ * A day written month first ("2/15", as in American English), or day first when the first number cannot be a
+ * month ("15/2"); without a year, the year that puts it nearest the conversation's date ("on 12/20" said in January
+ * is the December before), the latest one not after it after "since" ("since 3/27" said on 3 March is last March) and
+ * the first one not before it after "by", "until" or "till". "24/7" is no date; neither is a day its month does not have.
+ */
+function numericDay(m: RegExpExecArray, d: Date): string | null {
+  const [a, b] = [Number(m[2]), Number(m[3])];
+  if (a === 24 && b === 7) return null;
+  const [month, day] = a <= 12 ? [a, b] : [b, a];
+  if (month < 1 || month > 12 || day < 1 || day > 31) return null;
+  const valid = (y: number) => new Date(Date.UTC(y, month - 1, day)).getUTCMonth() === month - 1;
+  let year: number;
+  if (m[4]) year = m[4].length === 2 ? 2000 + Number(m[4]) : Number(m[4]);
+  else {
+    const y = d.getUTCFullYear();
+    const at = (c: number) => Date.UTC(c, month - 1, day);
+    const prep = m[1].toLowerCase();
+    // "since" looks back, "by" and "until" forward; the others take the nearest
+    const years = [y - 1, y, y + 1].filter((c) => valid(c) && (prep !== 'since' || at(c) <= d.getTime()) && (!/^(?:by|until|till)$/.test(prep) || at(c) >= d.getTime()));
+    if (years.length === 0) return null;
+    year = years.reduce((best, c) => (Math.abs(Date.UTC(c, month - 1, day) - d.getTime()) < Math.abs(Date.UTC(best, month - 1, day) - d.getTime()) ? c : best));
+  }
+  if (!valid(year)) return null;
+  return `${m[1]} ${formatDay(new Date(Date.UTC(year, month - 1, day)))}`;
+}
 
 function seasonBefore(season: string, d: Date): string {
   const s = season.toLowerCase();
