@@ -20,7 +20,7 @@ describe('resolveRelativeDates', () => {
   });
 
   it('leaves numbers that are no day as they are', () => {
-    for (const s of ['I ate 1/2 of the cake', 'aim for a 60/40 split', 'support on 24/7 call', 'on 2/30 nothing happened', 'on 13/13']) expect(r(s)).toBe(s);
+    for (const s of ['I ate 1/2 of the cake', 'aim for a 60/40 split', 'support on 24/7 call', 'on 2/30 nothing happened', 'on 13/13', 'I ran on 2/3 of the days']) expect(r(s)).toBe(s);
   });
 
   it('resolves days around the conversation date', () => {

@@ -126,14 +126,14 @@ const RULES: Rule[] = [
   },
   { re: /\blast (summer|winter|spring|fall|autumn)\b/gi, to: (m, d) => seasonBefore(m[1], d) },
   // "on 2/15", "since 3/27", "by 12/1/2023": a day written in numbers after a preposition of time
-  { re: /\b(on|since|by|until|till|before|after|from) (\d{1,2})\/(\d{1,2})(?:\/(\d{4}|\d{2}))?(?![\d/])/gi, to: (m, d) => numericDay(m, d) },
+  { re: /\b(on|since|by|until|till|before|after|from) (\d{1,2})\/(\d{1,2})(?:\/(\d{4}|\d{2}))?(?![\d/])(?! of\b)/gi, to: (m, d) => numericDay(m, d) },
 ];
 
 /**
  * A day written month first ("2/15", as in American English), or day first when the first number cannot be a
  * month ("15/2"); without a year, the year that puts it nearest the conversation's date ("on 12/20" said in January
  * is the December before), the latest one not after it after "since" ("since 3/27" said on 3 March is last March) and
- * the first one not before it after "by", "until" or "till". "24/7" is no date; neither is a day its month does not have.
+ * the first one not before it after "by", "until" or "till". "24/7" is no date; neither is a day its month does not have, nor a fraction ("on 2/3 of the days").
  */
 function numericDay(m: RegExpExecArray, d: Date): string | null {
   const [a, b] = [Number(m[2]), Number(m[3])];

@@ -42,6 +42,10 @@ describe('pronouns resolved to the person named earlier', () => {
     expect(contents('My new accountant is very thorough. He found a deduction I had missed.')).toContain(
       "The user's accountant found a deduction the user had missed.",
     );
+    // a capitalised word after the name opens the next clause, and is no part of the name
+    expect(contents('I saw my dentist Dr. Ruiz And Then I went home. She said my gums look healthy.')).toContain(
+      "The user's dentist Dr. Ruiz said the user's gums look healthy.",
+    );
     // a word that is no occupation stays unresolved ("my neighbourhood")
     expect(contents('My neighbourhood is quiet. She walks her dog at six.')).toEqual(["The user's neighbourhood is quiet."]);
   });

@@ -74,6 +74,11 @@ const NAME = String.raw`((?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?[A-Z][\p{L}'-]+(?: [A-Z][
 const MY_MENTION = new RegExp(String.raw`\b[Mm]y ${ADJ}(${PLURAL}|${FEMALE}|${MALE}|${NEUTRAL}|${PET})\b(?:'s)?(?:,? (?:named |called )?${NAME})?`, 'gu');
 /** "my dermatologist, Dr. Okafor", "my new physiotherapist": any occupation (text/occupations.ts) is a person too. */
 const MY_OCCUPATION = new RegExp(String.raw`\b[Mm]y ${ADJ}([a-z]+)\b(?:,? (?:named |called )?${NAME})?`, 'gu');
+/** The name a mention caught, without a capitalised word that opens the next clause ("my aunt Rosa And …"); none for "my boss. She …". */
+function nameOf(caught: string | undefined): string | undefined {
+  if (!caught || /^(?:I|And|But|So|The|He|She|They|We|It)$/.test(caught.split(' ')[0])) return undefined;
+  return caught.split(' ').filter((w) => !/^(?:And|But|So|The)$/.test(w)).join(' ') || undefined;
+}
 /** "a (close) friend (of mine) (named) Alex". */
 const A_FRIEND = /\ba (?:good |close |dear |old )?(friend|colleague|coworker|neighbou?r|mentor|classmate) (?:of mine )?(?:named |called )?([A-Z][\p{L}'-]+)/gu;
 
@@ -138,13 +143,12 @@ export function mentions(text: string, message: number): Antecedent[] {
   if (!/\b(?:my|a|an|some|new)\b/i.test(text)) return [];
   const found: { at: number; a: Antecedent }[] = [...thingMentions(text, message)];
   for (const m of text.matchAll(MY_MENTION)) {
-    const name = m[2] && !/^(?:I|And|But|So|The|He|She|They|We|It)$/.test(m[2].split(' ')[0]) ? m[2].split(' ').filter((w) => !/^(?:And|But|So|The)$/.test(w)).join(' ') : undefined;
-    found.push({ at: m.index ?? 0, a: antecedentOf(m[1], name || undefined, message) });
+    found.push({ at: m.index ?? 0, a: antecedentOf(m[1], nameOf(m[2]), message) });
   }
   for (const m of text.matchAll(MY_OCCUPATION)) {
     const job = m[1].toLowerCase();
     if (!isOccupation(job) || [PLURAL, FEMALE, MALE, NEUTRAL, PET].some((list) => isIn(list, job))) continue;
-    found.push({ at: m.index ?? 0, a: antecedentOf(job, m[2] && !/^(?:I|And|But|So|The|He|She|They|We|It)$/.test(m[2].split(' ')[0]) ? m[2] : undefined, message) });
+    found.push({ at: m.index ?? 0, a: antecedentOf(job, nameOf(m[2]), message) });
   }
   for (const m of text.matchAll(A_FRIEND)) found.push({ at: m.index ?? 0, a: antecedentOf(m[1], m[2], message) });
   return found.sort((x, y) => x.at - y.at).map((f) => f.a);
