@@ -19,7 +19,7 @@ import {
 import { CONDITIONAL_FRAME, LEADING_FRAME, LEADING_FRAME_NO_COMMA } from './disclosures';
 import { DAY_WORD, LEADING_NOW, anchorNow, isMomentary, withAsOf } from './now';
 import { GENERIC_WE, rewriteWe } from './pronouns';
-import { renameUser, rewriteLater, toAddressee, toThirdPerson } from './third-person';
+import { HAS_SELF, renameUser, rewriteLater, toAddressee, toThirdPerson } from './third-person';
 import { type Clause } from './clauses';
 import { isSmallTalk, normalise, stripFillers } from './normalise';
 import { categorise, importanceOf, wordCount } from './classify';
@@ -116,8 +116,6 @@ export interface ClauseOptions {
  */
 const OWN_SUBJECT =
   /^(?:the|this|that|these|those|one of the)\s+(?:(?!(?:is|are|was|were|i|we|more|less|better|worse|longer|sooner|harder|when|if|because|after|before|while|since|as|until|and|but|so)\b)[\w'-]+\s+){1,4}?(?:(?:that|which|who)\s+)?(?:i|i've|i'd|i'm|we|we've|we'd)\s+[^,.;:!?]*?\b(?:is|was|are|were|has|had|will|turned out|ended up|costs?)\b/i;
-/** The speaker named anywhere in a clause ("… sound perfect for me", "… my mornings start at six"). */
-const NAMES_SELF = /\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|myself)\b/i;
 const WE_OR_OUR = /^(?:we|we're|we’re|we've|we’ve|we'd|we’d|we'll|we’ll|our)\b/i;
 
 /** "we" read as "i" for the first-person tests ("we're heading out" is as momentary as "i am heading out"). */
@@ -187,7 +185,7 @@ export function analyseClause(clause: Clause, voice: Voice = DEFAULT_VOICE, opts
     // without a name those about named people, "we", or something of the user's ("The play I saw …").
     const support = Boolean(opts.supportReports) && isSupportReport(text);
     // "…, so the parks you named sound perfect for me": a consequence is about the user only where it names them
-    const own = !voice.named && (OWN_SUBJECT.test(text) || (Boolean(clause.consequence) && NAMES_SELF.test(text)));
+    const own = !voice.named && (OWN_SUBJECT.test(text) || (Boolean(clause.consequence) && HAS_SELF.test(text)));
     const keep = voice.named ? wordCount(norm) >= 4 : REPORTED_START.test(text) || namedSubject(text) || support || own;
     if (!keep) return { kind: 'skip', reason: 'no_self_reference' };
     // "Wow, that looks awesome", "Congrats on the new job": a reaction to the other speaker (reactions.ts)

@@ -48,13 +48,11 @@ const PRONOUN_SUBJ = String.raw`(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll
  * ", so" after a comma as a conjunction: what follows is a consequence with a subject of its own ("I'm planning to stay
  * on Oahu, so the parks you named sound perfect"). Not "so that" (a purpose), "so much / many / far / long", "so as to".
  */
-const CONSEQUENCE = String.raw`\s*,\s+so\s+(?!(?:that|much|many|far|long|as|to|too|very|on|forth)\b)(?=[a-z"“'‘])`;
+const CONSEQUENCE = String.raw`(?<consequence>\s*,\s+so\s+(?!(?:that|much|many|far|long|as|to|too|very|on|forth)\b)(?=[a-z"“'‘]))`;
 /**
  * ", and I" / " and I " / " but I " / ", so I" / comma splice ", I …" / a colon before "I" ("Here's the thing: I …") /
  * ", so" before any other consequence (`CONSEQUENCE`).
  */
-const SO_END = /,\s+so\s+$/i;
-const SUBJ_START = new RegExp(`^${SUBJ}`, 'i');
 const CLAUSE_BOUNDARY = new RegExp(
   String.raw`\s*,?\s+(?:and|but|so|and also|but also|plus)\s+(?=${SUBJ})|\s*,\s+(?=${SUBJ})|\s*:\s+(?=${PRONOUN_SUBJ})|${CONSEQUENCE}|` +
     // a request to keep in mind what was just said: "I'm allergic to peanuts, so please keep that in mind"
@@ -153,7 +151,8 @@ export function splitClauses(sentence: Sentence): Clause[] {
         // a short announcement says nothing of its own ("Evan, some big news: I'm on a diet")
         if (!(colon && ANNOUNCEMENT.test(left.trim()) && !HAS_SELF.test(left))) parts.push({ text: left, consequence });
         start = m.index + m[0].length;
-        consequence = SO_END.test(m[0]) && !SUBJ_START.test(semi.slice(start));
+        // ", so I …" is matched by the first alternative: only another subject is a consequence
+        consequence = m.groups?.consequence !== undefined;
       }
       if (m[0].length === 0) CLAUSE_BOUNDARY.lastIndex++;
     }

@@ -140,20 +140,20 @@ function numericDay(m: RegExpExecArray, d: Date): string | null {
   if (a === 24 && b === 7) return null;
   const [month, day] = a <= 12 ? [a, b] : [b, a];
   if (month < 1 || month > 12 || day < 1 || day > 31) return null;
-  const valid = (y: number) => new Date(Date.UTC(y, month - 1, day)).getUTCMonth() === month - 1;
+  const at = (y: number) => Date.UTC(y, month - 1, day);
+  const valid = (y: number) => new Date(at(y)).getUTCMonth() === month - 1;
   let year: number;
   if (m[4]) year = m[4].length === 2 ? 2000 + Number(m[4]) : Number(m[4]);
   else {
     const y = d.getUTCFullYear();
-    const at = (c: number) => Date.UTC(c, month - 1, day);
     const prep = m[1].toLowerCase();
     // "since" looks back, "by" and "until" forward; the others take the nearest
     const years = [y - 1, y, y + 1].filter((c) => valid(c) && (prep !== 'since' || at(c) <= d.getTime()) && (!/^(?:by|until|till)$/.test(prep) || at(c) >= d.getTime()));
     if (years.length === 0) return null;
-    year = years.reduce((best, c) => (Math.abs(Date.UTC(c, month - 1, day) - d.getTime()) < Math.abs(Date.UTC(best, month - 1, day) - d.getTime()) ? c : best));
+    year = years.reduce((best, c) => (Math.abs(at(c) - d.getTime()) < Math.abs(at(best) - d.getTime()) ? c : best));
   }
   if (!valid(year)) return null;
-  return `${m[1]} ${formatDay(new Date(Date.UTC(year, month - 1, day)))}`;
+  return `${m[1]} ${formatDay(new Date(at(year)))}`;
 }
 
 function seasonBefore(season: string, d: Date): string {

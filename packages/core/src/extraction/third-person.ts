@@ -233,7 +233,8 @@ const LATER_MINE = /\bmine\b/gi;
 
 const TRAILING_PUNCT = /[\s.,;:!?…\-–—]+$/;
 
-const HAS_SELF = /\b(?:i|me|my|mine|myself)\b/i;
+/** The speaker named anywhere in a text ("I", "me", "my", … also inside "I'm", "I've"). */
+export const HAS_SELF = /\b(?:i|me|my|mine|myself)\b/i;
 
 /** First-person references anywhere in `s` rewritten to "the user" (see toThirdPerson for the subject). */
 export function rewriteLater(s: string, hasPastMarker: boolean): string {
