@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PASSAGE_CATEGORY, buildIndex, rankLayers } from './score';
-import { withoutRequestWording } from './scaffolding';
+import { asksForAdvice, withoutRequestWording } from './scaffolding';
 
 describe('withoutRequestWording', () => {
   it.each([
@@ -43,5 +43,49 @@ describe('rankLayers scores the topic of a request, not its wording', () => {
     const query = "I've been thinking about brewing kombucha at home, but I'm not sure which one to choose. Can you recommend any starter kits?";
     const top = rankLayers(layers, query, {}, 3, NOW)[0];
     expect(top.layer).toBe('passage');
+  });
+});
+
+describe('asksForAdvice', () => {
+  it('reads a request to the assistant for a suggestion, a recommendation, tips or ideas', () => {
+    for (const q of [
+      'Could you recommend a pair of hiking boots for wet trails?',
+      'Can you please suggest a weekend trip from Madrid?',
+      'What do you suggest for a rainy Sunday?',
+      "My balcony gets little sun. Any good ideas for what to plant?",
+      "I'd love some tips for keeping basil alive.",
+      'Got any advice on learning to juggle?',
+    ]) {
+      expect(asksForAdvice(q)).toBe(true);
+    }
+  });
+
+  it('does not read a question about advice someone gave, or about the assistant’s past answers', () => {
+    for (const q of [
+      'What did Evan suggest Sam try for stress relief?',
+      'What book recommendations has Joanna given to Nate?',
+      'Which restaurant did you recommend for my trip to Rome?',
+      'What was the name of the trail you recommended?',
+      'Where does the user live?',
+    ]) {
+      expect(asksForAdvice(q)).toBe(false);
+    }
+  });
+});
+
+describe('rankLayers: a request for advice puts what the user likes first', () => {
+  it('ranks a preference above a fact that matches the request as well', () => {
+    const NOW = Date.UTC(2024, 5, 1);
+    const memories = ['The user stayed at a hotel.', 'The user likes hotels with a rooftop pool and a view.'];
+    const index = buildIndex(
+      memories.map((_, i) => ({ id: `m${i}`, category: i === 0 ? 'fact' : 'preference', importance: 0.5, agentId: null, createdAt: NOW })),
+      memories,
+      null,
+    );
+    const order = (query: string) => rankLayers({ memories: index, passages: null }, query, {}, 10, NOW).map((r) => r.index);
+    // both share one word with each query; the fact, shorter, ranks first where nothing asks for advice
+    expect(order('Which hotel?')).toEqual([0, 1]);
+    expect(order('Can you suggest a hotel?')).toEqual([1, 0]);
+    expect(order('Any tips for a good hotel?')).toEqual([1, 0]);
   });
 });

@@ -34,3 +34,23 @@ export function withoutRequestWording(query: string): string {
   const rest = query.replace(/[’‘]/g, "'").replace(SCAFFOLDING, ' ').replace(/\s+/g, ' ').trim();
   return contentWords(rest).some((w) => !FILLER.has(w)) ? rest : query;
 }
+
+/**
+ * Whether the query asks the assistant for advice: "Can you suggest a hotel …?", "Do you recommend …?", "Any tips
+ * for keeping it clean?", "I'd love some ideas for …". Not a question about advice someone gave ("What did Evan
+ * suggest Sam try?", "What book recommendations has Joanna given?", "the trail you recommended").
+ */
+export function asksForAdvice(query: string): boolean {
+  return ADVICE.test(query.replace(/[’‘]/g, "'"));
+}
+
+const ADVICE_NOUN = String.raw`(?:suggestions?|recommendations?|tips|ideas|advice|pointers)`;
+const ADVICE = new RegExp(
+  [
+    // "any (helpful) tips", "some ideas for", "a few suggestions"
+    String.raw`\b(?:any|some|a few) (?:[a-z]+ )?${ADVICE_NOUN}\b`,
+    // "can you suggest", "could you please recommend", "what do you suggest", "would you recommend"
+    String.raw`\b(?:can|could|would|will|do) you (?:please )?(?:suggest|recommend)\b`,
+  ].join('|'),
+  'i',
+);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { wordVectors } from '../text/word-vectors';
 import { buildIndex } from './candidate-index';
 import { withGroupMembers } from './group-words';
+import { asksForAdvice } from './scaffolding';
 import { answerPattern } from './score';
 import { type PreparedQuery, type RankFilters, scoreCandidates } from './score-layer';
 import { MEMORY_WEIGHTS, PASSAGE_WEIGHTS } from './weights';
@@ -49,7 +50,14 @@ function randomIndex(r: () => number, n: number) {
 }
 
 function prepared(query: string): PreparedQuery {
-  return { general: false, answer: answerPattern(query), vectors, vector: vectors?.embed(query) ?? null, terms: withGroupMembers(query) };
+  return {
+    general: false,
+    answer: answerPattern(query),
+    advice: asksForAdvice(query),
+    vectors,
+    vector: vectors?.embed(query) ?? null,
+    terms: withGroupMembers(query),
+  };
 }
 
 describe('scoreCandidates: a short list is the head of the whole ranking', () => {
@@ -66,7 +74,9 @@ describe('scoreCandidates: a short list is the head of the whole ranking', () =>
       const idx = randomIndex(r, 150 + Math.floor(r() * 250));
       const n = idx.memories.length;
       for (let q = 0; q < 6; q++) {
-        const query = q % 3 === 0 ? `How many ${WORDS[Math.floor(r() * WORDS.length)]}?` : sentence(r, 1 + Math.floor(r() * 2));
+        // a count question, a request for advice (preferences gain), a statement
+        const query =
+          q % 3 === 0 ? `How many ${WORDS[Math.floor(r() * WORDS.length)]}?` : `${q % 3 === 1 ? 'Any tips? ' : ''}${sentence(r, 1 + Math.floor(r() * 2))}`;
         const filters: RankFilters = r() < 0.3 ? { categories: ['fact'] } : r() < 0.2 ? { agentId: 'bot' } : {};
         const signals = r() < 0.3 ? { entities: [WORDS[Math.floor(r() * WORDS.length)].toLowerCase()] } : {};
         const weights = r() < 0.5 ? MEMORY_WEIGHTS : PASSAGE_WEIGHTS;

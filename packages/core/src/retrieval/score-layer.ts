@@ -60,6 +60,8 @@ export interface PreparedQuery {
   general: boolean;
   /** The kind of value the question asks for ("how many" → a number), matched against each candidate's stems. */
   answer: RegExp | null;
+  /** The question asks for advice ("Can you suggest a hotel …?"): the user's preferences gain `RANKING.adviceWeight`. */
+  advice: boolean;
   /** The word vectors that made `vector`; an index built with others embeds the query itself. */
   vectors: WordVectors | null;
   vector: Float32Array | null;
@@ -173,8 +175,12 @@ export function scoreCandidates(
     }
   }
   // every term but the semantic one and the answer bonus: what the bound and the first fill read
+  // a request for advice is answered by what the user said they like: a preference ranks above other matches
+  const preferred = prepared.advice ? RANKING.adviceWeight : 0;
   const base = new Float64Array(n);
-  for (let i = 0; i < n; i++) base[i] = lexical[i] + entity[i] + fixed[i] + (dated ? dated[i] : 0);
+  for (let i = 0; i < n; i++) {
+    base[i] = lexical[i] + entity[i] + fixed[i] + (dated ? dated[i] : 0) + (preferred && idx.memories[i].category === 'preference' ? preferred : 0);
+  }
   // semantic: the configured model's vectors where both sides have one, else the offline vectors
   const queryVector = idx.vectors === prepared.vectors ? prepared.vector : (idx.vectors?.embed(query) ?? null);
   const offline = queryVector && queryVector.length === columns.dims ? queryVector : null;
@@ -193,7 +199,7 @@ export function scoreCandidates(
       }
     }
     if (semantic >= floor) matched[i] = 1;
-    return lexical[i] + (semantic > 0 ? w.semanticWeight * semantic : 0) + entity[i] + fixed[i] + (dated ? dated[i] : 0);
+    return base[i] + (semantic > 0 ? w.semanticWeight * semantic : 0);
   };
   const passes = filterOf(filters, idx.memories);
   const answer = prepared.answer;

@@ -16,7 +16,8 @@
  *   user silent for a year keeps recency's weight; entity: the share of the entities named in the query that the memory is
  *   linked to (compositional pass); feedback: 0.05 × tanh(feedback_score), from retrieval feedback;
  *   answer kind (both layers): + 0.03 when the question asks for a number, a weekday or a point in time
- *   (`answerPattern`) and the item holds one (a point in time: a year, a month, a weekday, a holiday).
+ *   (`answerPattern`) and the item holds one (a point in time: a year, a month, a weekday, a holiday);
+ *   advice (memories): + 0.06 to a `preference` when the question asks the assistant for advice (`asksForAdvice`).
  * The query is scored without the wording of a request for advice ("any suggestions?", "can you recommend …";
  * scaffolding.ts); the current-state reordering (updates.ts) reads it whole.
  *
@@ -34,7 +35,7 @@ import { nearDuplicate } from './near-duplicates';
 import { withClassMembers } from './class-words';
 import { withGroupMembers } from './group-words';
 import { withVerbForms } from './verb-forms';
-import { withoutRequestWording } from './scaffolding';
+import { asksForAdvice, withoutRequestWording } from './scaffolding';
 import { type PreparedQuery, type QuerySignals, type RankFilters, scoreCandidates } from './score-layer';
 import { spreadHead } from './spread';
 import { currentFirst, orderUpdates } from './updates';
@@ -168,7 +169,7 @@ export function rankLayers(
   // scored without the wording of a request for advice (scaffolding.ts)
   const scored = withoutRequestWording(withoutPhrase(query, window));
   // the query is analysed once for both layers (they share the offline word vectors)
-  const prepared = prepareQuery(layers.memories, scored);
+  const prepared = prepareQuery(layers.memories, scored, asksForAdvice(query));
   const mem = scoreCandidates(layers.memories, MEMORY_WEIGHTS, scored, filters, pool, now, signals, prepared);
   const wantPassages =
     layers.passages && !prepared.general && (!filters.categories?.length || filters.categories.includes(PASSAGE_CATEGORY));
@@ -343,10 +344,11 @@ export function rankLayers(
 }
 
 
-function prepareQuery(idx: CandidateIndex, query: string): PreparedQuery {
+function prepareQuery(idx: CandidateIndex, query: string, advice = asksForAdvice(query)): PreparedQuery {
   return {
     general: isGeneralQuery(query),
     answer: answerPattern(query),
+    advice,
     vectors: idx.vectors,
     vector: idx.vectors?.embed(query) ?? null,
     terms: withClassMembers(query, withVerbForms(withGroupMembers(query))),

@@ -46,6 +46,11 @@ export const RANKING = {
   /** Added to an item that holds the kind of value the question asks for (`answerPattern`). */
   answerKindWeight: 0.03,
   /**
+   * Added to a preference memory when the question asks for advice (`asksForAdvice`, scaffolding.ts): "Can you
+   * suggest a hotel for my trip?" is answered by what the user said they like in hotels.
+   */
+  adviceWeight: 0.06,
+  /**
    * How much more relevant an earlier-said item about the same thing may be and still rank below a later one,
    * for a question about the current state (`orderUpdates`).
    */
