@@ -34,6 +34,18 @@ describe('pronouns resolved to the person named earlier', () => {
     expect(m?.importance).toBeGreaterThanOrEqual(0.9);
   });
 
+  it('"she" and "he" after a professional the user saw, visited or hired; not one someone else did, or a wish', () => {
+    expect(contents('I saw a new physiotherapist last week. He gave me a set of stretches for my lower back.')).toContain(
+      "The user's physiotherapist gave the user a set of stretches for the user's lower back.",
+    );
+    expect(contents('We hired an electrician named Ravi. He rewired the kitchen in two days.')).toContain("The user's electrician Ravi rewired the kitchen in two days.");
+    // the second word is the occupation; a name after another word is none of the mention's
+    expect(contents('I visited a family doctor, Dr. Okafor. He ordered blood tests.')).toContain("The user's doctor Dr. Okafor ordered blood tests.");
+    expect(contents("I've been seeing a dentist since March. She suggested a night guard.")).toContain("The user's dentist suggested a night guard.");
+    expect(contents('The bank hired a lawyer. He said the case was weak.')).toEqual([]);
+    expect(contents('I want to become a nurse. She said it was hard.')).toEqual(['The user wants to become a nurse.']);
+  });
+
   it('"she" and "he" after any occupation named with "my", with a title before the name', () => {
     expect(contents('I finally went to my podiatrist, Dr. Mensah, about my heel. She gave me a brace and told me to rest it.')).toEqual([
       "The user finally went to the user's podiatrist, Dr. Mensah, about the user's heel.",

@@ -79,6 +79,16 @@ function nameOf(caught: string | undefined): string | undefined {
   if (!caught || /^(?:I|And|But|So|The|He|She|They|We|It)$/.test(caught.split(' ')[0])) return undefined;
   return caught.split(' ').filter((w) => !/^(?:And|But|So|The)$/.test(w)).join(' ') || undefined;
 }
+/**
+ * A professional the user went to: "I saw a new physiotherapist", "we hired an electrician named Ravi", "I've been
+ * seeing a therapist", "I talked to a lawyer": the one the user sees is the user's ("He gave me exercises" → "The
+ * user's physiotherapist gave …"). Only with the user as the subject of a verb of seeing, visiting, consulting or
+ * hiring ("I want to become a nurse. She …", "I met a freelance writer", "the bank hired a lawyer" name nobody).
+ */
+const SAW_OCCUPATION = new RegExp(
+  String.raw`\b(?:I|[Ww]e)(?:'ve|'d|'m| have| had| am| was| were| just| finally| recently| also| then| first| been)* (?:saw|seen|seeing|visited|visiting|consulted|hired|booked|went to|talked to|spoke (?:to|with)|called) (?:a|an) (?:new )?([a-z]+(?: (?!named\b|called\b)[a-z]+)?)\b(?:,? (?:named |called )?${NAME})?`,
+  'gu',
+);
 /** "a (close) friend (of mine) (named) Alex". */
 const A_FRIEND = /\ba (?:good |close |dear |old )?(friend|colleague|coworker|neighbou?r|mentor|classmate) (?:of mine )?(?:named |called )?([A-Z][\p{L}'-]+)/gu;
 
@@ -142,13 +152,21 @@ function thingMentions(text: string, message: number): { at: number; a: Antecede
 export function mentions(text: string, message: number): Antecedent[] {
   if (!/\b(?:my|a|an|some|new)\b/i.test(text)) return [];
   const found: { at: number; a: Antecedent }[] = [...thingMentions(text, message)];
+  // `relations`: lists whose words MY_MENTION reads instead (after "a", only the family's are left out)
+  const occupation = (at: number, word: string, name: string | undefined, relations = [PLURAL, FEMALE, MALE, NEUTRAL, PET]) => {
+    const job = word.toLowerCase();
+    if ((isOccupation(job) || isIn(NEUTRAL, job)) && !relations.some((list) => isIn(list, job))) found.push({ at, a: antecedentOf(job, nameOf(name), message) });
+  };
   for (const m of text.matchAll(MY_MENTION)) {
     found.push({ at: m.index ?? 0, a: antecedentOf(m[1], nameOf(m[2]), message) });
   }
-  for (const m of text.matchAll(MY_OCCUPATION)) {
-    const job = m[1].toLowerCase();
-    if (!isOccupation(job) || [PLURAL, FEMALE, MALE, NEUTRAL, PET].some((list) => isIn(list, job))) continue;
-    found.push({ at: m.index ?? 0, a: antecedentOf(job, nameOf(m[2]), message) });
+  for (const m of text.matchAll(MY_OCCUPATION)) occupation(m.index ?? 0, m[1], m[2]);
+  for (const m of text.matchAll(SAW_OCCUPATION)) {
+    // "a family doctor": the second word is the occupation when it is one; else it is no part of the mention, nor
+    // is a name after it ("a dentist since March")
+    const [first, second] = m[1].split(' ');
+    const job = second && isOccupation(second) ? second : first;
+    occupation(m.index ?? 0, job, job === second || !second ? m[2] : undefined, [PLURAL, FEMALE, MALE, PET]);
   }
   for (const m of text.matchAll(A_FRIEND)) found.push({ at: m.index ?? 0, a: antecedentOf(m[1], m[2], message) });
   return found.sort((x, y) => x.at - y.at).map((f) => f.a);
