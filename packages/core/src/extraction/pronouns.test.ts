@@ -42,7 +42,10 @@ describe('pronouns resolved to the person named earlier', () => {
     // the second word is the occupation; a name after another word is none of the mention's
     expect(contents('I visited a family doctor, Dr. Okafor. He ordered blood tests.')).toContain("The user's doctor Dr. Okafor ordered blood tests.");
     expect(contents("I've been seeing a dentist since March. She suggested a night guard.")).toContain("The user's dentist suggested a night guard.");
+    expect(contents('I’ve hired a tutor. He comes on Tuesdays.')).toContain("The user's tutor comes on Tuesdays.");
     expect(contents('The bank hired a lawyer. He said the case was weak.')).toEqual([]);
+    expect(contents('I saw a therapist. She suggested journaling.')).toContain("The user's therapist suggested journaling.");
+    expect(contents('I saw a baby at the park. She smiled at me.')).not.toContain("The user's baby smiled at the user.");
     expect(contents('I want to become a nurse. She said it was hard.')).toEqual(['The user wants to become a nurse.']);
   });
 

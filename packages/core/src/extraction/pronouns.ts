@@ -86,7 +86,7 @@ function nameOf(caught: string | undefined): string | undefined {
  * hiring ("I want to become a nurse. She …", "I met a freelance writer", "the bank hired a lawyer" name nobody).
  */
 const SAW_OCCUPATION = new RegExp(
-  String.raw`\b(?:I|[Ww]e)(?:'ve|'d|'m| have| had| am| was| were| just| finally| recently| also| then| first| been)* (?:saw|seen|seeing|visited|visiting|consulted|hired|booked|went to|talked to|spoke (?:to|with)|called) (?:a|an) (?:new )?([a-z]+(?: (?!named\b|called\b)[a-z]+)?)\b(?:,? (?:named |called )?${NAME})?`,
+  String.raw`\b(?:I|[Ww]e)(?:['’](?:ve|d|m)| have| had| am| was| were| just| finally| recently| also| then| first| been)* (?:saw|seen|seeing|visited|visiting|consulted|hired|booked|went to|talked to|spoke (?:to|with)|called) (?:a|an) (?:new )?([a-z]+(?: (?!named\b|called\b)[a-z]+)?)\b(?:,? (?:named |called )?${NAME})?`,
   'gu',
 );
 /** "a (close) friend (of mine) (named) Alex". */
@@ -152,10 +152,10 @@ function thingMentions(text: string, message: number): { at: number; a: Antecede
 export function mentions(text: string, message: number): Antecedent[] {
   if (!/\b(?:my|a|an|some|new)\b/i.test(text)) return [];
   const found: { at: number; a: Antecedent }[] = [...thingMentions(text, message)];
-  // `relations`: lists whose words MY_MENTION reads instead (after "a", only the family's are left out)
+  // `relations`: lists whose words MY_MENTION reads instead (after "a", only the family's: "a therapist" is read here)
   const occupation = (at: number, word: string, name: string | undefined, relations = [PLURAL, FEMALE, MALE, NEUTRAL, PET]) => {
     const job = word.toLowerCase();
-    if ((isOccupation(job) || isIn(NEUTRAL, job)) && !relations.some((list) => isIn(list, job))) found.push({ at, a: antecedentOf(job, nameOf(name), message) });
+    if (isOccupation(job) && !relations.some((list) => isIn(list, job))) found.push({ at, a: antecedentOf(job, nameOf(name), message) });
   };
   for (const m of text.matchAll(MY_MENTION)) {
     found.push({ at: m.index ?? 0, a: antecedentOf(m[1], nameOf(m[2]), message) });
