@@ -164,9 +164,9 @@ export function mentions(text: string, message: number): Antecedent[] {
   for (const m of text.matchAll(SAW_OCCUPATION)) {
     // "a family doctor": the second word is the occupation when it is one; else it is no part of the mention, nor
     // is a name after it ("a dentist since March")
-    const [first, second] = m[1].split(' ');
-    const job = second && isOccupation(second) ? second : first;
-    occupation(m.index ?? 0, job, job === second || !second ? m[2] : undefined, [PLURAL, FEMALE, MALE, PET]);
+    const words = m[1].split(' ');
+    const job = words.length === 2 && isOccupation(words[1]) ? words[1] : words[0];
+    occupation(m.index ?? 0, job, job === words.at(-1) ? m[2] : undefined, [PLURAL, FEMALE, MALE, PET]);
   }
   for (const m of text.matchAll(A_FRIEND)) found.push({ at: m.index ?? 0, a: antecedentOf(m[1], m[2], message) });
   return found.sort((x, y) => x.at - y.at).map((f) => f.a);

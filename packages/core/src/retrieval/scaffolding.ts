@@ -41,7 +41,7 @@ export function withoutRequestWording(query: string): string {
  * suggest Sam try?", "What book recommendations has Joanna given?", "the trail you recommended").
  */
 export function asksForAdvice(query: string): boolean {
-  return ADVICE.test(query.replace(/[’‘]/g, "'"));
+  return ADVICE.test(query);
 }
 
 const ADVICE_NOUN = String.raw`(?:suggestions?|recommendations?|tips|ideas|advice|pointers)`;

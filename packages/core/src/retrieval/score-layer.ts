@@ -3,10 +3,13 @@
  * relevance (the weights in weights.ts, the terms explained in score.ts), the relevance floor, the filters,
  * and the best few kept in order.
  */
+import type { MemoryCategory } from '../categories';
 import { type WordVectors, cosine, dotAt } from '../text/word-vectors';
 import { type CandidateIndex, type IndexedMemory, type Ranked, bm25Scores } from './candidate-index';
 import { type LayerWeights, MEMORY_WEIGHTS, RANKING } from './weights';
 import { tellsOfDayWithin } from './when';
+
+const PREFERENCE: MemoryCategory = 'preference';
 
 /**
  * The least semantic similarity that makes an item match a query it shares no stem or entity with: for the
@@ -174,12 +177,12 @@ export function scoreCandidates(
       }
     }
   }
-  // every term but the semantic one and the answer bonus: what the bound and the first fill read
   // a request for advice is answered by what the user said they like: a preference ranks above other matches
   const preferred = prepared.advice ? RANKING.adviceWeight : 0;
+  // every term but the semantic one and the answer bonus: what the bound and the first fill read
   const base = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    base[i] = lexical[i] + entity[i] + fixed[i] + (dated ? dated[i] : 0) + (preferred && idx.memories[i].category === 'preference' ? preferred : 0);
+    base[i] = lexical[i] + entity[i] + fixed[i] + (dated ? dated[i] : 0) + (preferred && idx.memories[i].category === PREFERENCE ? preferred : 0);
   }
   // semantic: the configured model's vectors where both sides have one, else the offline vectors
   const queryVector = idx.vectors === prepared.vectors ? prepared.vector : (idx.vectors?.embed(query) ?? null);
