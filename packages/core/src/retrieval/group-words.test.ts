@@ -11,6 +11,10 @@ describe('withGroupMembers', () => {
     expect(stems('What do my parents do for a living?')).toEqual(expect.arrayContaining(analyze('mom dad mother father')));
     expect(stems("What are my pets' names?")).toEqual(expect.arrayContaining(analyze('dog cat puppy')));
     expect(stems('Which instruments have I been learning?')).toEqual(expect.arrayContaining(analyze('cello ukulele')));
+    // a measure asked for is answered in its units: "I bought a 25 kg sack of flour", "I cycled 40 miles"
+    expect(stems('What was the total weight of the flour I bought?')).toEqual(expect.arrayContaining(analyze('kg pounds lbs')));
+    expect(stems('How much does my suitcase weigh?')).toEqual(expect.arrayContaining(analyze('kilos ounces')));
+    expect(stems('What distance did I cycle on Saturday?')).toEqual(expect.arrayContaining(analyze('miles km')));
   });
 
   it('keeps the query stems first, adds each member once, and leaves other queries alone', () => {
@@ -39,6 +43,20 @@ describe('bm25Scores with member words', () => {
     expect(scores[0]).toBeGreaterThan(0);
     expect(scores[1]).toBe(0);
     expect(bm25Scores(idx, 'Tell me about my pets', withGroupMembers('Tell me about my pets'))[2]).toBeGreaterThan(0);
+  });
+
+  it('finds a value stated in units by the measure it is of', () => {
+    const said = ['The user picked up a 25 kg sack of rye flour from the mill.', 'The user baked rye bread on Sunday.'];
+    const units = buildIndex(
+      said.map((_, i) => ({ id: String(i), category: 'event', importance: 0.5, agentId: null, createdAt: 0 })),
+      said,
+      null,
+    );
+    const q = 'What was the weight of the sack from the mill?';
+    expect(bm25Scores(units, q)[0]).toBeGreaterThan(0); // "sack", "mill"
+    expect(bm25Scores(units, q, withGroupMembers(q))[0]).toBeGreaterThan(bm25Scores(units, q)[0]);
+    // "far" is no measure: "so far" is in questions about counts
+    expect(stems('How many books have I read so far?')).not.toContain(analyze('miles')[0]);
   });
 
   it('weighs a member word GROUP_MEMBER_WEIGHT times the same word asked for', () => {

@@ -7,7 +7,8 @@
  * weight (a rare member word weighs more, as a rare query word would).
  *
  * Only closed groups whose members are few and named the same way by everyone: family by relation, pets,
- * musical instruments. Open groups ("hobbies", "sports", "foods") have too many members to list, and a
+ * musical instruments, and the units a measure is stated in ("What was the total weight of the feed I bought?" →
+ * "20 pounds of scratch grains"; "distance" → miles; not "far", which "so far" asks about counts). Open groups ("hobbies", "sports", "foods") have too many members to list, and a
  * partial list would favour the members it names.
  */
 import { analyze, contentWords } from '../text/terms';
@@ -25,6 +26,8 @@ const GROUPS: Array<[groups: string, members: string]> = [
   ['grandchildren grandkids', 'grandson grandsons granddaughter granddaughters'],
   ['pets pet', 'dog dogs puppy cat cats kitten fish hamster rabbit parrot'],
   ['instruments instrument', 'guitar piano violin cello drums ukulele flute saxophone trumpet clarinet harp keyboard'],
+  ['weight weigh weighs weighed', 'pound pounds lb lbs kilogram kilograms kg kilo kilos ounce ounces oz ton tons gram grams'],
+  ['distance', 'mile miles kilometer kilometers kilometre kilometres km'],
 ];
 
 /** Group word → the stems of its members. */
