@@ -15,6 +15,7 @@ import {
 } from '@memory/db';
 import { canonicalJson, sha256Hex } from '../packages/core/src/crypto';
 import { memoryFingerprint } from '../packages/core/src/memories/fingerprint';
+import { analyseForIndex } from '../packages/core/src/text/analysis';
 import { createTenant } from '../packages/core/src/tenants/tenants';
 import { Api } from './bench-http';
 import { syntheticMemories } from './bench-synthetic';
@@ -76,6 +77,9 @@ export async function seed(config: DatabaseConfig, size: number, checkInterrupte
             importance: m.importance,
             confidence: m.confidence,
             fingerprint: memoryFingerprint(m.content),
+            // the ranking inputs every write of the service stores beside the text (text/analysis.ts), so a cold
+            // retrieve parses them as it would a real user's, instead of analysing 10,000 texts again
+            ...analyseForIndex(m.content),
             sourceEventId: eventId,
             jobId: null,
             messageIndices: [0],
