@@ -8,8 +8,9 @@
  *
  * Only closed groups whose members are few and named the same way by everyone: family by relation, pets,
  * musical instruments, and the units a measure is stated in ("What was the total weight of the feed I bought?" →
- * "20 pounds of scratch grains"; "distance" → miles; not "far", which "so far" asks about counts). Open groups ("hobbies", "sports", "foods") have too many members to list, and a
- * partial list would favour the members it names.
+ * "20 pounds of scratch grains"; "distance" → miles; not "far", which "so far" asks about counts). Open groups
+ * ("hobbies", "sports", "foods") have too many members to list, and a partial list would favour the members it
+ * names.
  */
 import { analyze, contentWords } from '../text/terms';
 
