@@ -20,6 +20,7 @@ import { type ContextFormat, renderContext, renderSnippet } from './render';
 import { PASSAGE_CATEGORY, RELEVANCE_FLOOR, type RankFilters, rankLayers } from './score';
 import { LOCAL_ENCODER_MODEL } from '../embeddings/local-encoder';
 import { healMissingEmbeddings } from '../embeddings/store';
+import { healMissingAnalysis } from './heal-analysis';
 import { announceModeChange, consumeBudget, quotaFields, readQuotaStateAndUser } from '../quota/usage';
 
 /** DEGRADED_RETRIEVE (docs/quotas.md): at most this many memories, and no call to the embeddings endpoint. */
@@ -241,6 +242,8 @@ export async function retrieveMemories(
     section?.load ? section.load(deps.db, auth.tenantId, user.id) : null,
     req.metadata_filter ? matchingSourceEvents(deps.db, auth.tenantId, user.id, req.metadata_filter) : undefined,
   ]);
+  // rows loaded without their stored analysis (written before it existed, or imported) keep what this load computed
+  if (!fromHotTier) healMissingAnalysis(deps.db, { tenantId: auth.tenantId, userId: user.id }, set, deps.log);
 
   const { memoryIndices, data, rendered } = rankAndRender(
     set,

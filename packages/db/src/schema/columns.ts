@@ -34,7 +34,8 @@ export const jobRunColumns = () => ({
  * Ranking inputs computed once when a memory or passage is written (packages/core/src/text/analysis.ts),
  * so loading a user's set for retrieval parses them instead of analysing every text again: `terms` are the
  * text's stems in order, space-separated; `vector` is the offline semantic vector, int8-quantised and base64
- * encoded, made by `vector_model`. Null on rows written before they existed (analysed at load instead).
+ * encoded, made by `vector_model`. Null on rows written before they existed: analysed at load, which then
+ * stores them (core retrieval/heal-analysis.ts).
  */
 export const analysisColumns = () => ({
   terms: text('terms'),
