@@ -60,3 +60,24 @@ test('an admin signs in with an e-mailed code, sees the overview and creates an 
   await page.goto('/console/settings');
   await expect(page).toHaveURL(/\/console\/login$/);
 });
+
+test('an address typed (or autofilled) before the page is interactive is the one the code is sent to', async ({ page, request }) => {
+  const tenant = await request.post('/v1/admin/tenants', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, data: { name: 'e2e-console-early' } });
+  const { tenant_id } = (await tenant.json()).data;
+  const email = `early-${Date.now()}@example.com`;
+  expect((await request.post(`/v1/admin/tenants/${tenant_id}/admins`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, data: { email } })).status()).toBe(201);
+
+  // the page's scripts are held back until the address is in the field, as on a slow connection
+  let release = () => {};
+  const scripts = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/_next/static/**/*.js', async (route) => {
+    await scripts;
+    await route.continue();
+  });
+  await page.goto('/console/login', { waitUntil: 'domcontentloaded' });
+  await page.getByLabel('E-mail address').fill(email);
+  release();
+  await page.waitForLoadState('networkidle');
+  await page.getByRole('button', { name: 'Send sign-in code' }).click();
+  await expect(page.getByRole('status')).toContainText('sign-in code is on its way');
+});

@@ -34,10 +34,14 @@ export function CodeSignInForm({
       setBusy(false);
     }
   };
-  const send = (e?: FormEvent) => {
+  const send = (e?: FormEvent<HTMLFormElement>) => {
     e?.preventDefault();
+    // the address as the field shows it: typed or autofilled before the page was interactive, it never reached the
+    // state through onChange, and sending the state alone sent an empty address
+    const typed = e ? String(new FormData(e.currentTarget).get('email') ?? '').trim() : email;
+    if (typed !== email) setEmail(typed);
     void run(async () => {
-      setNotice(await sendCode(email));
+      setNotice(await sendCode(typed));
       setCode('');
       setStep('code');
     });
