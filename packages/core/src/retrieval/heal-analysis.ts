@@ -22,7 +22,9 @@ interface Healed {
   /** The text the analysis is of: a row whose text changed since it was loaded is left alone. */
   content: string;
   terms: string;
-  vector: string | null;
+  /** Where the load's offline vector is (encoded only when stored, off the request). */
+  idx: CandidateIndex;
+  at: number;
 }
 
 const healing = new Set<string>();
@@ -36,9 +38,13 @@ function healOf(
 ): Healed | null {
   const { columns } = idx;
   const vectorMissing = columns.dims > 0 && columns.hasVector[i] === 1 && row.vector_model !== OFFLINE_VECTOR_MODEL;
-  if (row.terms != null && !vectorMissing) return null;
-  const vector = columns.dims > 0 && columns.hasVector[i] === 1 ? encodeVector(columns.vectors.subarray(i * columns.dims, (i + 1) * columns.dims)) : null;
-  return { id: row.id, content: row.content, terms, vector };
+  return row.terms != null && !vectorMissing ? null : { id: row.id, content: row.content, terms, idx, at: i };
+}
+
+/** The load's offline vector of a row to heal, as stored (null: it has none). */
+function vectorOf({ idx, at }: Healed): string | null {
+  const { dims, hasVector, vectors } = idx.columns;
+  return dims > 0 && hasVector[at] === 1 ? encodeVector(vectors.subarray(at * dims, (at + 1) * dims)) : null;
 }
 
 /** The memories and passages of a freshly built set whose stored analysis is missing, with what to store. */
@@ -80,6 +86,8 @@ export function healMissingAnalysis(
   const memories = missing.memories.slice(0, ANALYSIS_HEAL_MAX);
   const passages = missing.passages.slice(0, Math.max(0, ANALYSIS_HEAL_MAX - memories.length));
   return (async () => {
+    // the vectors are encoded here, after the request that loaded the set has gone on
+    await new Promise((resolve) => setImmediate(resolve));
     let stored = 0;
     for (const [table, list] of [['memories', memories], ['passages', passages]] as const) {
       for (let i = 0; i < list.length; i += STATEMENT_ROWS) stored += await storeAnalysis(db, table, user.tenantId, list.slice(i, i + STATEMENT_ROWS));
@@ -96,7 +104,10 @@ export function healMissingAnalysis(
 async function storeAnalysis(db: Db, table: 'memories' | 'passages', tenantId: string, list: readonly Healed[]): Promise<number> {
   if (list.length === 0) return 0;
   const values = sql.join(
-    list.map((h) => sql`(${h.id}::uuid, ${h.content}, ${h.terms}, ${h.vector}, ${h.vector === null ? null : OFFLINE_VECTOR_MODEL})`),
+    list.map((h) => {
+      const vector = vectorOf(h);
+      return sql`(${h.id}::uuid, ${h.content}, ${h.terms}, ${vector}, ${vector === null ? null : OFFLINE_VECTOR_MODEL})`;
+    }),
     sql`, `,
   );
   const updated = await rows<{ id: string }>(
