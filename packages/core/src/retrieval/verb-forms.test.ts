@@ -7,8 +7,8 @@ const asked = (query: string) => new Map(analyze(query).map((s) => [s, 1]));
 
 describe('otherForms', () => {
   it('joins the base form and the past forms of an irregular verb, both ways', () => {
-    expect(otherForms(analyze('buy')[0])).toEqual(analyze('bought'));
-    expect(otherForms(analyze('bought')[0])).toEqual(analyze('buy'));
+    expect(otherForms(analyze('buy')[0])).toEqual(analyze('bought purchase'));
+    expect(otherForms(analyze('bought')[0])).toEqual(analyze('buy purchase'));
     expect(otherForms(analyze('swim')[0])).toEqual(analyze('swam swum'));
     expect(otherForms(analyze('written')[0])).toEqual(analyze('write wrote'));
     // "selling" and "sells" are one stem with "sell" already
@@ -39,6 +39,25 @@ describe('withVerbForms', () => {
     expect(withVerbForms(asked('What did I buy for the garden?')).has(got)).toBe(true);
     expect(withVerbForms(asked('What did I get for my birthday?')).has(analyze('bought')[0])).toBe(false);
     expect(withVerbForms(asked('Where did I go skiing?')).has(got)).toBe(false);
+  });
+
+  it('joins "purchase" and "buy" both ways: the same act in a formal word', () => {
+    const purchased = withVerbForms(asked('How much feed did I purchase for the hens?'));
+    expect(purchased.get(analyze('bought')[0])).toBe(1);
+    expect(purchased.get(analyze('buy')[0])).toBe(1);
+    expect(withVerbForms(asked('Where did I buy the bike?')).get(analyze('purchases')[0])).toBe(1);
+    expect(withVerbForms(asked('Which headphones have I bought?')).has(analyze('purchased')[0])).toBe(true);
+    const texts = ['I bought 20 pounds of scratch grains for the hens.', 'The hens love the grains from the market.'];
+    const idx = buildIndex(
+      texts.map((_, i) => ({ id: String(i), category: 'memory', importance: 0, agentId: null, createdAt: 0 })),
+      texts,
+      null,
+    );
+    const q = 'What grains did I purchase for the hens?';
+    // both match "grains" and "hens" only; the purchase's longer line scores lower
+    expect(bm25Scores(idx, q)[0]).toBeLessThan(bm25Scores(idx, q)[1]);
+    const scores = bm25Scores(idx, q, withVerbForms(asked(q)));
+    expect(scores[0]).toBeGreaterThan(scores[1]);
   });
 
   it('finds what was told in the past by the question asked with the base form', () => {

@@ -5,7 +5,9 @@
  * "buy", but "bought", "met" and "won" stay apart, so BM25 never matched them. A query term that is a form of one
  * of these verbs also matches its other forms, at the weight of the query term itself (it is the same word).
  *
- * Only the verb's own forms (and one paraphrase, `BUYING`), and only verbs that carry the meaning of the sentence.
+ * Only the verb's own forms, "purchase" as one more form of "buy" (the same act in a formal word: "What did I purchase
+ * for the coop?" is answered by "I bought 20 pounds of scratch grains"; said the other way too), one paraphrase
+ * (`BUYING`), and only verbs that carry the meaning of the sentence.
  * The light verbs ("get", "go", "come", "make", "take", "give", "say", "see", "know", "think", "find", "tell",
  * "feel", "keep", "leave", "mean") mostly serve other words in a question ("getting around Tokyo", "take a
  * cocktail class", "I was thinking", "publications I might find interesting"), and their past forms are in a large
@@ -17,7 +19,7 @@ import { analyze } from '../text/terms';
 
 const VERBS = `
   become became | begin began begun | bend bent | bleed bled | blow blew blown | break broke broken | breed bred
-  bring brought | build built | burn burnt | buy bought | catch caught | choose chose chosen | deal dealt
+  bring brought | build built | burn burnt | buy bought purchase | catch caught | choose chose chosen | deal dealt
   dig dug | draw drew drawn | dream dreamt | drink drank drunk | drive drove driven | eat ate eaten
   fall fell fallen | feed fed | fight fought | flee fled | fly flew flown | forget forgot forgotten
   forgive forgave forgiven | freeze froze frozen | grow grew grown | hang hung | hear heard | hide hid hidden
