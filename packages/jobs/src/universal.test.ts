@@ -10,6 +10,7 @@ import {
   type ExtractionProvider,
   type RetrievalDeps,
   addUniversalMemories,
+  analyze,
   authenticateUniversalAgent,
   createRetrievalDeps,
   getUniversalJobView,
@@ -21,7 +22,7 @@ import {
 } from '@memory/core';
 import { type Database, and, eq, globalAgents, grants, memories, passportUsers, sql, universalJobs, universalMemories, uuiTokens } from '@memory/db';
 import { InngestTestEngine } from '@inngest/test';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createInngestClient, createUniversalExtractionFunction } from './inngest';
 import { EmbeddedRunner } from './runner';
 import { UNIVERSAL_JOBS } from './sources';
@@ -267,6 +268,36 @@ describe('universal retrieve', () => {
       .where(and(eq(universalMemories.passportUserId, writer.passportUserId), eq(universalMemories.content, 'The user loves jazz.')));
     expect(jazz.accessCount).toBeGreaterThanOrEqual(2);
     expect(jazz.lastAccessed).not.toBeNull();
+  });
+
+  it('stores each memory’s ranking inputs with it and ranks by them at load; a row written without them is analysed then', async () => {
+    const f = await createPassportFixture(database, { grant: { categories: ['fact'], accessType: 'read_write' } });
+    await add(f, 'I live in Porto.');
+    await runAll();
+    const mine = eq(universalMemories.passportUserId, f.passportUserId);
+    const [row] = await database.db.select().from(universalMemories).where(mine);
+    // the text's stems and the claim's slot words ("where is the user's home" finds "The user lives in Porto.")
+    expect(row.terms?.split(' ')).toEqual([...analyze(row.content), ...analyze('home residence')]);
+    expect(row).toMatchObject({ vector: expect.any(String), vectorModel: 'glove-sif-100' });
+    const reload = () =>
+      database.db
+        .update(passportUsers)
+        .set({ memoryVersion: sql`${passportUsers.memoryVersion} + 1` })
+        .where(eq(passportUsers.id, f.passportUserId));
+    const found = async (query: string) => (await retrieve(f, query)).data.map((m) => m.content);
+    // a load parses what is stored: a stem only the stored terms hold finds the memory
+    expect(await found('zeppelin')).toEqual([]);
+    await database.db.update(universalMemories).set({ terms: `${row.terms} zeppelin` }).where(mine);
+    await reload();
+    expect(await found('zeppelin')).toEqual(['The user lives in Porto.']);
+    // a row written before the columns existed is analysed from its text at load, with its slot words
+    await database.db.update(universalMemories).set({ terms: null, vector: null, vectorModel: null }).where(mine);
+    await reload();
+    expect(await found('zeppelin')).toEqual([]);
+    expect(await found('what is the residence')).toEqual(['The user lives in Porto.']);
+    // and that load stores what it computed, off the request: the next load parses it
+    await vi.waitFor(async () => expect((await database.db.select().from(universalMemories).where(mine))[0].terms).not.toBeNull());
+    expect(await database.db.select().from(universalMemories).where(mine)).toMatchObject([{ terms: row.terms, vector: row.vector, vectorModel: 'glove-sif-100' }]);
   });
 
   it('answers an agent without a grant (or with a revoked one) with an empty result and no_grant_for_user', async () => {

@@ -4,9 +4,10 @@
  * (candidate-index.ts `buildIndex`), which is what made a cold retrieve slow. The first load that analyses them
  * stores what it computed, in the background, so later loads (in any process) parse it instead. Nothing is computed
  * again: the stems and the offline vector are taken from the index the load just built. The stored values are the
- * ones the load used, so no ranking changes and the user's memory version is not bumped.
+ * ones the load used, so no ranking changes and the user's memory version is not bumped. A passport user's
+ * universal memories are healed the same way (universal/retrieve.ts).
  */
-import { type Db, rows, sql } from '@memory/db';
+import { type Db, type SQL, rows, sql } from '@memory/db';
 import type { Logger } from '../logger';
 import { OFFLINE_VECTOR_MODEL, encodeVector } from '../text/analysis';
 import type { CandidateIndex } from './candidate-index';
@@ -26,6 +27,9 @@ interface Healed {
   idx: CandidateIndex;
   at: number;
 }
+
+/** Whose rows a heal stores: a tenant's end user (memories and passages) or a passport user (universal memories). */
+export type HealTarget = { tenantId: string; userId: string } | { passportUserId: string };
 
 const healing = new Set<string>();
 
@@ -75,22 +79,26 @@ export function missingAnalysis(set: Pick<HotUserSet, 'rows' | 'index' | 'passag
  */
 export function healMissingAnalysis(
   db: Db,
-  user: { tenantId: string; userId: string },
+  user: HealTarget,
   set: Pick<HotUserSet, 'rows' | 'index' | 'passages' | 'passageIndex'>,
   log?: Logger,
 ): Promise<number> | null {
-  if (healing.has(user.userId)) return null;
+  const passport = 'passportUserId' in user;
+  const key = passport ? `passport:${user.passportUserId}` : user.userId;
+  if (healing.has(key)) return null;
   const missing = missingAnalysis(set);
   if (missing.memories.length + missing.passages.length === 0) return null;
-  healing.add(user.userId);
+  healing.add(key);
+  const scope = passport ? sql`t.passport_user_id = ${user.passportUserId}` : sql`t.tenant_id = ${user.tenantId}`;
   const memories = missing.memories.slice(0, ANALYSIS_HEAL_MAX);
   const passages = missing.passages.slice(0, Math.max(0, ANALYSIS_HEAL_MAX - memories.length));
   return (async () => {
     // the vectors are encoded here, after the request that loaded the set has gone on
     await new Promise((resolve) => setImmediate(resolve));
     let stored = 0;
-    for (const [table, list] of [['memories', memories], ['passages', passages]] as const) {
-      for (let i = 0; i < list.length; i += STATEMENT_ROWS) stored += await storeAnalysis(db, table, user.tenantId, list.slice(i, i + STATEMENT_ROWS));
+    const tables = passport ? ([['universal_memories', memories]] as const) : ([['memories', memories], ['passages', passages]] as const);
+    for (const [table, list] of tables) {
+      for (let i = 0; i < list.length; i += STATEMENT_ROWS) stored += await storeAnalysis(db, table, scope, list.slice(i, i + STATEMENT_ROWS));
     }
     return stored;
   })()
@@ -98,10 +106,10 @@ export function healMissingAnalysis(
       log?.warn({ err_name: (err as Error).name }, 'storing the analysis of rows loaded without it failed; they are analysed again at the next load');
       return 0;
     })
-    .finally(() => healing.delete(user.userId));
+    .finally(() => healing.delete(key));
 }
 
-async function storeAnalysis(db: Db, table: 'memories' | 'passages', tenantId: string, list: readonly Healed[]): Promise<number> {
+async function storeAnalysis(db: Db, table: 'memories' | 'passages' | 'universal_memories', scope: SQL, list: readonly Healed[]): Promise<number> {
   if (list.length === 0) return 0;
   const values = sql.join(
     list.map((h) => {
@@ -118,7 +126,7 @@ async function storeAnalysis(db: Db, table: 'memories' | 'passages', tenantId: s
         vector = COALESCE(v.vector, t.vector),
         vector_model = COALESCE(v.vector_model, t.vector_model)
     FROM (VALUES ${values}) AS v(id, content, terms, vector, vector_model)
-    WHERE t.tenant_id = ${tenantId} AND t.id = v.id AND t.content = v.content
+    WHERE ${scope} AND t.id = v.id AND t.content = v.content
       AND (t.terms IS NULL OR (v.vector IS NOT NULL AND t.vector_model IS DISTINCT FROM v.vector_model))
     RETURNING t.id`,
   );

@@ -11,13 +11,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type Db, type SQL, and, eq, grants, inArray, passportReviews, sql, universalJobs, universalMemories } from '@memory/db';
-import { claimOfMemory, clarificationQuestion, detectClaim, storedClaim } from '../conflicts/claims';
+import { claimOfMemory, clarificationQuestion, detectClaim, slotWords, storedClaim } from '../conflicts/claims';
 import { planClaim, reinforcedScores } from '../conflicts/plan';
 import type { ExtractedMemory, ExtractionResult } from '../extraction/types';
 import { PENDING, PermanentJobError, type StoreSummary } from '../jobs/extraction-pipeline';
 import { finishedJobColumns } from '../jobs/repository';
 import { memoryFingerprint } from '../memories/fingerprint';
 import type { ConversationMessage } from '../messages';
+import { analyseForIndex } from '../text/analysis';
 import { bumpPassportMemoryVersion } from '../users';
 
 export interface UniversalInputSnapshot {
@@ -185,6 +186,8 @@ async function storeOne(tx: Db, job: JobRow, m: ExtractedMemory): Promise<{ outc
       claimNegated: claim?.negated ?? false,
       supersededBy: winner,
       observedAt: job.observedAt,
+      // the ranking inputs, once, so a load parses them (text/analysis.ts); a claim is found by its slot's words too
+      ...analyseForIndex(m.content, undefined, slotWords(claim)),
     })
     .onConflictDoNothing()
     .returning({ id: universalMemories.id });

@@ -20,6 +20,7 @@ import type { UniversalRetrieveRequest, UniversalRetrieveResponse } from '../sch
 import { grantedCategories } from './add';
 import { slotWords } from '../conflicts/claims';
 import { analyseForIndex } from '../text/analysis';
+import { healMissingAnalysis } from '../retrieval/heal-analysis';
 import { recordAgentRead } from './access-log';
 
 const hotKey = (passportUserId: string) => `universal:${passportUserId}`;
@@ -29,14 +30,18 @@ async function loadActive(db: Db, passportUserId: string): Promise<RankableRow[]
   const found = await rows<RankableRow & { subject: string | null }>(
     db,
     sql`SELECT m.id, m.content, m.category, m.status, m.importance, m.confidence, m.agent_id::text AS agent_id, m.subject,
+          m.terms, m.vector, m.vector_model,
           m.access_count, m.last_accessed, m.created_at, m.updated_at, NULL AS source_event_id, m.message_indices,
           m.job_id, NULL AS se_service, NULL AS se_event_id, m.observed_at AS se_observed_at, NULL AS se_received_at,
           NULL AS se_payload_hash, NULL AS se_scope, NULL AS se_writer_id, NULL AS se_evidence
         FROM universal_memories m
         WHERE m.passport_user_id = ${passportUserId} AND m.status = 'active'`,
   );
-  // a claim is found by its slot's words too ("where does the user live" → "The user moved to Madrid."), as in tenant memory
-  return found.map(({ subject, ...row }) => (subject ? { ...row, terms: analyseForIndex(row.content, null, slotWords({ subject })).terms } : row));
+  // the stored ranking inputs (written with the memory: pipeline.ts); a row written before they existed is analysed
+  // here, a claim with its slot's words ("where does the user live" → "The user moved to Madrid."), as in tenant memory
+  return found.map(({ subject, ...row }) =>
+    row.terms == null && subject ? { ...row, terms: analyseForIndex(row.content, null, slotWords({ subject })).terms } : row,
+  );
 }
 
 /** The oldest open passport question whose two claims are both in granted categories. */
@@ -83,6 +88,8 @@ export async function retrieveUniversalMemories(
     embedQuery(deps, req.query),
     grantedQuestion(deps.db, auth.passportUserId, categories),
   ]);
+  // rows written before their ranking inputs were stored keep what this load computed (off the request)
+  if (!hit) healMissingAnalysis(deps.db, { passportUserId: auth.passportUserId }, set, deps.log);
   const { memoryIndices, data, rendered } = rankAndRender(set, req, { categories }, embedded.vector, now, (row) => ({
     source_event_id: null,
     provenance: universalProvenance(row, auth.agent.id),

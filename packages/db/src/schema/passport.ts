@@ -1,7 +1,7 @@
 /** The universal memory passport (issue 5). Separate from tenant memory: a passport user belongs to no tenant. */
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { claimColumns, jobRunColumns, oneOf, tstz } from './columns';
+import { analysisColumns, claimColumns, jobRunColumns, oneOf, tstz } from './columns';
 import {
   AGENT_READ_CHANNELS,
   AGENT_READ_KINDS,
@@ -155,6 +155,7 @@ export const universalMemories = pgTable(
     /** The agent whose add produced it. */
     agentId: uuid('agent_id'),
     ...claimColumns(),
+    ...analysisColumns(),
   },
   (t) => [
     index('universal_memories_user_idx').on(t.passportUserId, t.status, t.category),
