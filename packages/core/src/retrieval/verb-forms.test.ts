@@ -4,6 +4,13 @@ import { bm25Scores, buildIndex } from './candidate-index';
 import { otherForms, withVerbForms } from './verb-forms';
 
 const asked = (query: string) => new Map(analyze(query).map((s) => [s, 1]));
+/** An index of `texts` with no vectors: what BM25 ranks them by. */
+const indexOf = (texts: string[]) =>
+  buildIndex(
+    texts.map((_, i) => ({ id: String(i), category: 'conversation', importance: 0, agentId: null, createdAt: 0 })),
+    texts,
+    null,
+  );
 
 describe('otherForms', () => {
   it('joins the base form and the past forms of an irregular verb, both ways', () => {
@@ -48,11 +55,7 @@ describe('withVerbForms', () => {
     expect(withVerbForms(asked('Where did I buy the bike?')).get(analyze('purchases')[0])).toBe(1);
     expect(withVerbForms(asked('Which headphones have I bought?')).has(analyze('purchased')[0])).toBe(true);
     const texts = ['I bought 20 pounds of scratch grains for the hens.', 'The hens love the grains from the market.'];
-    const idx = buildIndex(
-      texts.map((_, i) => ({ id: String(i), category: 'memory', importance: 0, agentId: null, createdAt: 0 })),
-      texts,
-      null,
-    );
+    const idx = indexOf(texts);
     const q = 'What grains did I purchase for the hens?';
     // both match "grains" and "hens" only; the purchase's longer line scores lower
     expect(bm25Scores(idx, q)[0]).toBeLessThan(bm25Scores(idx, q)[1]);
@@ -62,11 +65,7 @@ describe('withVerbForms', () => {
 
   it('finds what was told in the past by the question asked with the base form', () => {
     const texts = ['I bought a cast-iron skillet at the flea market.', 'We met at a climbing gym in Leeds.', 'I walked to the flea market.'];
-    const idx = buildIndex(
-      texts.map((_, i) => ({ id: String(i), category: 'conversation', importance: 0, agentId: null, createdAt: 0 })),
-      texts,
-      null,
-    );
+    const idx = indexOf(texts);
     const q1 = 'What did I buy at the flea market?';
     // both match "flea market" only; the skillet's longer line scores lower
     expect(bm25Scores(idx, q1)[0]).toBeLessThan(bm25Scores(idx, q1)[2]);
