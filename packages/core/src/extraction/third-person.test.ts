@@ -32,3 +32,45 @@ describe('"no longer" before the verb', () => {
     expect(detectClaim('The user no longer lives in Paris.')).toMatchObject({ subject: 'residence', value: 'paris', negated: true });
   });
 });
+
+describe('irregular past forms stay as said', () => {
+  it('the simple past of an irregular verb is not conjugated as a present', () => {
+    expect(toThirdPerson('I drew a map of the old harbour.')).toBe('The user drew a map of the old harbour.');
+    expect(toThirdPerson('I shot a short film about my grandmother.')).toBe("The user shot a short film about the user's grandmother.");
+    expect(toThirdPerson('I dug a pond behind the shed.')).toBe('The user dug a pond behind the shed.');
+    expect(toThirdPerson('I strove to finish the quilt.')).toBe('The user strove to finish the quilt.');
+  });
+
+  it('a prefixed irregular verb has the same past', () => {
+    expect(toThirdPerson('I retook the driving test in May.')).toBe('The user retook the driving test in May.');
+    expect(toThirdPerson('I overslept twice this week.')).toBe('The user overslept twice this week.');
+    expect(toThirdPerson('I withdrew my application.')).toBe("The user withdrew the user's application.");
+    // a present verb that only starts like a prefix is still conjugated
+    expect(toThirdPerson('I repair old radios.')).toBe('The user repairs old radios.');
+    expect(toThirdPerson('I understand Portuguese.')).toBe('The user understands Portuguese.');
+    expect(toThirdPerson('I resent the new parking rules.')).toBe('The user resents the new parking rules.');
+  });
+
+  it('a past form that is also a common base verb is conjugated unless a past marker is present', () => {
+    expect(conjugatePredicate('lay the table for dinner', false)).toBe('lays the table for dinner');
+    expect(conjugatePredicate('lay on the beach all afternoon', true)).toBe('lay on the beach all afternoon');
+  });
+});
+
+describe('spoken forms and more adverbs after "I"', () => {
+  it('"wanna", "gotta", "gonna" and a bare "been" are said in full', () => {
+    expect(toThirdPerson('I wanna learn the accordion.')).toBe('The user wants to learn the accordion.');
+    expect(toThirdPerson('I gotta renew my passport.')).toBe("The user has to renew the user's passport.");
+    expect(toThirdPerson('I gonna paint the fence.')).toBe('The user is going to paint the fence.');
+    expect(toThirdPerson('I just been busy with the garden.')).toBe('The user has just been busy with the garden.');
+  });
+
+  it('"ever", "once", "almost" and "sure" stay before the verb, which is conjugated', () => {
+    expect(rewriteLater('if I ever get a boat', false)).toBe('if the user ever gets a boat');
+    expect(toThirdPerson('I once won a pie contest.')).toBe('The user once won a pie contest.');
+    expect(toThirdPerson('I almost forgot the keys.')).toBe('The user almost forgot the keys.');
+    expect(toThirdPerson('I sure hope the rain stops.')).toBe('The user sure hopes the rain stops.');
+    // "I sure with …" is "I'm sure with …" mistyped: no verb to conjugate
+    expect(conjugatePredicate('sure with your help we can do it', false)).toBe('sure with your help we can do it');
+  });
+});

@@ -49,6 +49,10 @@ export const PRE_VERB_ADVERBS = new Set([
   'mainly',
   'kinda',
   'sorta',
+  'ever',
+  'once',
+  'almost',
+  'sure',
 ]);
 
 /** Verbs that end in "-ly" like an adverb ("I apply", "I rely on"). */
@@ -64,27 +68,36 @@ export function isPreVerbAdverb(word: string): boolean {
 
 const MODALS = new Set(['can', 'could', 'will', 'would', 'should', 'might', 'must', 'may', 'shall', 'cannot']);
 
-/** Irregular past forms (and past-only words) that must not be conjugated. */
-export const IRREGULAR_PAST = new Set([
-  'was', 'were', 'did', 'had', 'got', 'went', 'ran', 'met', 'made', 'took', 'bought', 'saw', 'grew',
-  'became', 'began', 'came', 'left', 'lost', 'won', 'wrote', 'spent', 'found', 'gave', 'knew', 'learnt',
-  'broke', 'built', 'taught', 'thought', 'told', 'said', 'fell', 'felt', 'kept', 'sold', 'sent', 'ate',
-  'drove', 'flew', 'swam', 'sang', 'wore', 'paid', 'held', 'heard', 'brought', 'caught', 'fought',
-  'slept', 'stood', 'understood', 'chose', 'drank', 'forgot', 'forgave', 'rode', 'rose', 'shook',
-  'spoke', 'stole', 'threw', 'woke', 'led', 'fed', 'bled', 'dealt', 'meant', 'dreamt', 'burnt',
-  'lent', 'sat', 'hid', 'bit', 'lit', 'slid', 'spun', 'struck', 'stuck', 'swore', 'tore', 'wept',
-  'used', 'born', 'moved', 'finished', 'graduated',
-]);
+/**
+ * Irregular past forms (and past-only words) that must not be conjugated: the simple past of some 130 irregular
+ * verbs whose past differs from their base ("I drew it" is not "draws"), and a few regular ones kept from before.
+ * A form that is also a common base verb ("lay", "bore") is in `AMBIGUOUS_PAST` instead.
+ */
+export const IRREGULAR_PAST = new Set(
+  `arose awoke became began bent bit bled blew bought bound bred broke brought built burnt caught chose clung came
+  crept dealt did dove drank dreamt drew drove dug dwelt ate fed fell felt fled flew flung forbade forgave forgot
+  forsook fought found froze gave got grew ground had heard held hid hung kept knelt knew laid leant leapt learnt
+  led left lent lit lost made meant met paid ran rang rode rose sang sank sat saw said sent shone shook shot shrank
+  slept slid slung smelt sold sought sped spelt spent spilt spat spoke sprang spun stank stole stood strode strove
+  struck stuck stung swam swept swore swung taught thought threw told took tore trod understood was went wept were
+  woke won wore wound wove wrote wrung used born moved finished graduated`.split(/\s+/),
+);
+
+/**
+ * Prefixes that make a new verb of an irregular one with the same past ("retook", "overslept", "withdrew"), less
+ * the present verbs that only look so ("I resent the rules", "I relent", "I rebound quickly").
+ */
+const PAST_PREFIX = /^(?!(?:resent|relent|rebound)$)(?:re|over|under|out|mis|fore|with|up)(?=[a-z]{3})/;
 
 /** Same form in present and past: conjugate unless a past time marker is present. */
-export const AMBIGUOUS_PAST = new Set(['read', 'put', 'set', 'cut', 'hit', 'let', 'hurt', 'cost', 'beat', 'bet', 'shut', 'spread']);
+export const AMBIGUOUS_PAST = new Set(['read', 'put', 'set', 'cut', 'hit', 'let', 'hurt', 'cost', 'beat', 'bet', 'shut', 'spread', 'lay', 'bore']);
 
 /** "-ed" words that are really present-tense verbs. */
 const EED_PRESENT = /^(?:need|feed|seed|bleed|breed|speed|proceed|exceed|succeed|heed|weed|shred|wed|embed)$/;
 
 export function isPastForm(word: string): boolean {
   const w = word.toLowerCase();
-  if (IRREGULAR_PAST.has(w)) return true;
+  if (IRREGULAR_PAST.has(w) || IRREGULAR_PAST.has(w.replace(PAST_PREFIX, ''))) return true;
   if (w.length > 3 && w.endsWith('ed') && !EED_PRESENT.test(w)) return true;
   return false;
 }
@@ -113,6 +126,16 @@ export function conjugate(verb: string): string {
   if (CONSONANT_Y.test(verb)) return verb.slice(0, -1) + 'ies';
   return verb + 's';
 }
+
+/** Spoken forms directly after "I" ("I wanna help", "I gotta go"), said in full; a bare "been" takes "has". */
+const SPOKEN: ReadonlyMap<string, string> = new Map([
+  ['wanna', 'wants to'],
+  ['gotta', 'has to'],
+  ['gonna', 'is going to'],
+]);
+
+/** Words that are no verb where one was expected ("I sure with your help" for "I'm sure"): left as written. */
+const NOT_A_VERB = new Set(['with', 'in', 'on', 'at', 'to', 'for', 'of', 'from', 'about', 'the', 'a', 'an', 'and', 'but', 'or', 'so', 'too']);
 
 /** Negative contractions directly after "I" (and after its adverbs). */
 const NEGATIONS: Record<string, string> = {
@@ -188,6 +211,12 @@ export function conjugatePredicate(rest: string, hasPastMarker: boolean): string
   let tail = after;
   if (lv in NEGATIONS) {
     conj = NEGATIONS[lv];
+  } else if (lv === 'been') {
+    // "I just been busy" → "has just been busy"
+    out.unshift('has');
+    conj = verb;
+  } else if (SPOKEN.has(lv)) {
+    conj = SPOKEN.get(lv) as string;
   } else if (lv === 'do' && /^not\b/i.test(after)) {
     conj = 'does';
   } else if (MODALS.has(lv) || isPastForm(lv)) {
@@ -196,7 +225,7 @@ export function conjugatePredicate(rest: string, hasPastMarker: boolean): string
     conj = hasPastMarker || lv === 'quit' ? verb : conjugate(verb);
   } else if (lv === 'quit') {
     conj = verb;
-  } else if (/^[a-z][a-z-]*$/i.test(verb)) {
+  } else if (/^[a-z][a-z-]*$/i.test(verb) && !NOT_A_VERB.has(lv)) {
     conj = conjugate(verb);
   } else {
     conj = verb; // numbers, punctuation: leave alone
