@@ -24,6 +24,7 @@ import { type Clause } from './clauses';
 import { isSmallTalk, normalise, stripFillers } from './normalise';
 import { categorise, importanceOf, wordCount } from './classify';
 import { isReaction } from './reactions';
+import { withDroppedSubject } from './dropped-subject';
 
 export type SkipReason =
   | 'assistant_turn'
@@ -147,7 +148,8 @@ export function analyseClause(clause: Clause, voice: Voice = DEFAULT_VOICE, opts
   if (isSmallTalk(raw)) return { kind: 'skip', reason: 'small_talk' };
   const stripped = stripFillers(raw);
   const { hedged } = stripped;
-  let text = stripped.text;
+  // "Been busy with the garden", "Gonna move in May": the left-out "I" put back (dropped-subject.ts)
+  let text = withDroppedSubject(stripped.text);
   if (!text || (text !== raw && isSmallTalk(text))) return { kind: 'skip', reason: 'small_talk' };
   // a leading time ("Last weekend I …") or scene ("During my trip to Kyoto, I …") goes in front of the memory
   let timePrefix = '';

@@ -3,7 +3,7 @@
  * trailing stops and spaces; small talk (only greeting/acknowledgement words); fillers and hedges stripped, with
  * a flag when a hedge lowers the confidence.
  */
-import { LEADING_FILLER, LEADING_HEDGE, SMALL_TALK_WORDS, TRAILING_FILLER } from './lexicon';
+import { LEADING_FILLER, LEADING_HEDGE, LEADING_PHATIC, SMALL_TALK_WORDS, TRAILING_FILLER } from './lexicon';
 import { LEADING_TOPIC } from './disclosures';
 
 
@@ -67,7 +67,7 @@ export function stripFillers(text: string): { text: string; hedged: boolean } {
   let hedged = false;
   for (let i = 0; i < 3; i++) {
     const before = s;
-    s = s.replace(LEADING_FILLER, '').replace(LEADING_TOPIC, '');
+    s = s.replace(LEADING_FILLER, '').replace(LEADING_PHATIC, '').replace(LEADING_TOPIC, '');
     const h = s.replace(LEADING_HEDGE, '');
     if (h !== s) {
       hedged = true;

@@ -19,6 +19,7 @@ describe('isReaction', () => {
     'Glad you enjoyed the concert!',
     'Good luck with the exam tomorrow',
     'Aww, they are so cute together',
+    'Keep up the great work, Tomas!',
   ])('%s', (clause) => {
     expect(isReaction(clause)).toBe(true);
   });
@@ -57,5 +58,34 @@ describe('a named speaker\'s reactions in extraction', () => {
     expect(contents.some((c) => c.includes('Ana sells pottery in Leeds'))).toBe(true);
     expect(contents.filter((c) => /gorgeous|congrats/i.test(c))).toEqual([]);
     expect(r.metadata.skipped.reaction).toBe(2);
+  });
+});
+
+describe('greetings and goodbyes to the other speaker', () => {
+  const extract = (name: string, content: string) =>
+    extractMemories({
+      messages: [
+        { role: 'user', name: 'Priya', content: 'Hey Tomas, how have you been?' },
+        { role: 'user', name, content },
+      ],
+      observedAt: new Date('2024-05-01T12:00:00Z'),
+    }).memories.map((m) => m.content);
+
+  it.each(['Long time no talk!', 'So good to hear from you again.', 'Have a lovely weekend!', 'Take care and talk soon.', 'It is great to catch up with you too'])(
+    '"%s" alone is no memory',
+    (content) => {
+      expect(extract('Tomas', content)).toEqual([]);
+    },
+  );
+
+  it('a statement after a greeting is the speaker\'s own, without the greeting', () => {
+    const contents = extract('Tomas', 'Long time no chat - I adopted a greyhound from the shelter in Kendal last week.');
+    expect(contents).toHaveLength(1);
+    expect(contents[0]).toMatch(/^Tomas adopted a greyhound from the shelter in Kendal the week before 1 May 2024\b/);
+  });
+
+  it('"take care of" and "have a good time at" say something', () => {
+    expect(extract('Tomas', 'I take care of my grandmother on weekends.')).toHaveLength(1);
+    expect(extract('Tomas', 'Have a good look at the roof tiles before you buy that house.')).toHaveLength(1);
   });
 });

@@ -36,7 +36,7 @@ const EVALUATION = new RegExp(
  * home" or "hoping to move in June", which say something about the speaker.
  */
 const COURTESY = new RegExp(
-  String.raw`^(?:congrats|congratulations|cheers|kudos|bravo|(?:good|best of) luck|well done|way to go|keep it up|keep up the good work|` +
+  String.raw`^(?:congrats|congratulations|cheers|kudos|bravo|(?:good|best of) luck|well done|way to go|keep it up|keep up the (?:good|great|hard|amazing|awesome|fantastic) work|` +
     // "thanks to my sister, …" and "for the past year, …" open news: only the thing thanked for
     String.raw`thanks(?! to)|thank you|for (?:sharing|having|being|showing|your|the (?:[\w'’-]+ )?` +
     String.raw`(?:advice|tips?|support|help|recommendations?|suggestions?|encouragement|kind words|reminder|invite|invitation|info|update|pics?|pictures?|photos?))|` +

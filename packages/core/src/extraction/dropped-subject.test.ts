@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { extractMemories } from './builtin';
+import { withDroppedSubject } from './dropped-subject';
+import { extractAt } from './test-helpers';
+
+const { contents } = extractAt(new Date('2026-03-02T10:00:00Z'));
+
+describe('withDroppedSubject', () => {
+  it.each([
+    ['Been restoring an old sailboat with my uncle', "I've been restoring an old sailboat with my uncle"],
+    ['Just been swamped at the clinic', "I've just been swamped at the clinic"],
+    ['Gonna move to Berlin in May', "I'm going to move to Berlin in May"],
+    ['Gotta renew my passport before the trip', 'I have to renew my passport before the trip'],
+    ['Just got back from a week in Lapland', 'I just got back from a week in Lapland'],
+    ['Started a beekeeping course last month', 'I started a beekeeping course last month'],
+    ['Finally finished the quilt for my niece', 'I finally finished the quilt for my niece'],
+    ['Had a rough week at the warehouse', 'I had a rough week at the warehouse'],
+    ['Took the kids to the aquarium on Sunday', 'I took the kids to the aquarium on Sunday'],
+    ['Just finished The Nightingale on the train', 'I just finished The Nightingale on the train'],
+  ])('%s', (clause, expected) => {
+    expect(withDroppedSubject(clause)).toBe(expected);
+  });
+
+  it.each([
+    // reactions whose "it" or "that" was left out, and openings that are no statement of the speaker's
+    'Got it, I will check the timetable',
+    'Made my day, honestly',
+    'Took me ages to find the right shade',
+    'Took some getting used to',
+    "Got Marta's back on that one",
+    'Thought so',
+    'Told you the bakery was good',
+    'Saw that coming',
+    'Had they been warned, the ferry would have waited',
+    'Had Marek or his brother signed the lease before May',
+    // participles and fragments of pasted text
+    'Built in 1850 by the railway company',
+    'Made with hand-picked plums from the valley',
+    'Used to identify the forms',
+    "Won't the new schedule slow everyone down",
+    'been disagreed to by the committee',
+    // present verbs, "-ing" forms and "-ed" adjectives read both ways
+    'Love hiking in the fog',
+    'Keep going with the drafts',
+    'Working with kids is rewarding',
+    'Excited to see the new mural',
+    // a subject already there
+    'I went to the coast',
+    'Anna went to the coast',
+  ])('%s is left as it is', (clause) => {
+    expect(withDroppedSubject(clause)).toBe(clause);
+  });
+});
+
+describe('a clause without its "I" is the speaker\'s own statement', () => {
+  it('without a name, a plan or an event said without "I" is kept (it was skipped as about nobody)', () => {
+    expect(contents('Gonna move to Berlin in May.')).toEqual(['The user is going to move to Berlin in May.']);
+    expect(contents('Started a beekeeping course with my neighbour.')).toEqual(["The user started a beekeeping course with the user's neighbour."]);
+    expect(contents('Been learning the cello for three years.')).toEqual(['The user has been learning the cello for three years.']);
+  });
+
+  it('from a named speaker, the statement is theirs, not a report of words', () => {
+    const result = extractMemories({
+      observedAt: new Date('2026-03-02T10:00:00Z'),
+      messages: [
+        { role: 'user', name: 'Priya', content: 'How have you been, Tomas?' },
+        { role: 'user', name: 'Tomas', content: 'Been practising the violin every morning for the spring recital.' },
+      ],
+    });
+    const texts = result.memories.map((m) => m.content);
+    expect(texts.some((t) => t.startsWith('Tomas has been practising the violin every morning'))).toBe(true);
+    expect(texts.some((t) => t.includes('said that Been'))).toBe(false);
+  });
+
+  it('an acknowledgement without "I" stays what it was', () => {
+    expect(contents('Got it, thanks for the help.')).toEqual([]);
+  });
+});

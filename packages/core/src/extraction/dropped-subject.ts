@@ -1,0 +1,71 @@
+/**
+ * A clause whose "I" was left out, as chat often does: "Been practising every morning", "Gonna move to Berlin in
+ * May", "Gotta renew my passport", "Just got back from Yosemite", "Started a pottery class last week", "Had a
+ * tough week at work". Read without its subject such a clause is about nobody: without a speaker's name it was
+ * skipped as having no self-reference (the plan to move was lost), and from a named speaker it was reported as
+ * said ("John said that Been practising …"). The subject is put back so the clause is read as the speaker's own
+ * statement, with its tense, category and claim.
+ *
+ * Only openings that can be nothing but a first-person statement: the spoken forms ("been", "gonna", "gotta") and a
+ * past form of a verb of doing (a past tense is no imperative), optionally after "just", "finally" and the like.
+ * Not a present verb ("Love hiking" and "Keep going" read alike), not an "-ing" form ("Working on my album" and
+ * "Working with kids is rewarding" read alike), not an "-ed" word that is mostly an adjective ("Excited to see
+ * you"), not a verb of saying or thinking ("Thought so", "Told you"), and not a past whose object is the person
+ * spoken to or the thing just said ("Got it", "Made my day", "Took me ages", "Got Anna's back"): those are
+ * reactions with an "it" or "that" left out, not news about the speaker. Nor a past followed by a subject or a
+ * name ("Had they been allowed, …": a condition; "Visited Anna in Leeds" is lost with it), nor a participle before
+ * its agent or place ("Made by the council", "Built in 1850"), nor a clause that opens in lower case (a fragment of a
+ * pasted text more often than chat: "been disagreed to) to move …").
+ */
+import { IRREGULAR_PAST } from './third-person';
+
+/** Past forms read as the speaker's own: the irregular ones, less those that open a reaction or a report. */
+const NOT_OWN_PAST = new Set([
+  ...['was', 'were', 'did', 'born', 'said', 'told', 'thought', 'knew', 'meant', 'understood', 'saw', 'heard'],
+  // as often a participle or another word: "used to identify forms", "Left hand", "Ground 1"
+  ...['used', 'left', 'ground', 'bound', 'wound', 'lit', 'fed', 'bit'],
+]);
+
+/** Regular verbs of doing, in the past: "Started a pottery class", "Visited my aunt". */
+const REGULAR_PAST = new Set(
+  `started tried finished visited joined signed picked adopted moved booked watched played learned baked cooked
+  painted walked hiked travelled traveled attended decided received launched opened created organized organised
+  volunteered donated explored checked discovered completed passed ordered rescued planted practiced practised
+  performed entered applied recorded released designed collected stayed returned celebrated switched upgraded
+  installed fixed repaired climbed camped danced swapped sold`.split(/\s+/),
+);
+
+const ADVERB = String.raw`(?:(?:just|finally|recently|also|actually|already|never|once|even|still|really|literally)\s+)?`;
+/** The clause's first word, capitalised (a sentence's start, not a fragment of one), then a space. */
+const OPENING = new RegExp(String.raw`^(${ADVERB})([A-Za-z]+)(\s+)(.*)$`, 'is');
+/** A participle before its agent, place or purpose ("Made by …", "Built in 312 BC", "Paid for by …"), or a label. */
+const PARTICIPLE_NEXT = /^(?:(?:by|with|in|for|as|from|on|at|under|within|during|per|via)\b|[^\p{L}])/u;
+
+/** What follows the verb when the clause is a reaction: an object that is the listener or the thing just said. */
+const REACTION_OBJECT = /^(?:(?:me|you|ya|him|her|us|them|it|that|this|yourself|your|my day)\b|[A-Z][\p{L}-]*['’]s\b|[A-Z][\p{L}-]* \w+ing\b)/u;
+/** A subject after the verb: an inverted condition ("Had they been allowed, …", "Had Jones intercepted it, …"). */
+const SUBJECT_AFTER = /^(?:(?:i|he|she|we|they|there)\b|(?!(?:The|A|An|My|Our|This|These|Some)\b)[A-Z][\p{L}-]*\b)/u;
+/** "Took some trial and error", "Took a while": what something took, not something the speaker took. */
+const TOOK_EFFORT =
+  /^(?:some (?:time|work|effort|trial|getting used|practice|doing)|a (?:bit|little|lot) of (?:work|time|effort|practice)|a while|time|ages|forever|guts|courage|patience|practice)\b/;
+
+function isOwnPast(verb: string): boolean {
+  return (IRREGULAR_PAST.has(verb) && !NOT_OWN_PAST.has(verb)) || REGULAR_PAST.has(verb);
+}
+
+/** `text` with "I" (or "I've", "I'm") put back when it opens with a verb whose subject can only be the speaker. */
+export function withDroppedSubject(text: string): string {
+  const m = /^[A-Z]/.test(text) ? OPENING.exec(text) : null;
+  if (!m) return text;
+  const [, adverb, word, space, rest] = m;
+  const verb = word.toLowerCase();
+  const opening = `${adverb.toLowerCase()}${verb}`;
+  if (verb === 'been') return `I've ${opening}${space}${rest}`;
+  if (verb === 'gonna') return `I'm ${adverb.toLowerCase()}going to${space}${rest}`;
+  if (verb === 'gotta') return `I ${adverb.toLowerCase()}have to${space}${rest}`;
+  if (!rest || !isOwnPast(verb)) return text;
+  // "Took some trial and error" is "It took …"; "Got it" is an acknowledgement
+  if (REACTION_OBJECT.test(rest) || SUBJECT_AFTER.test(rest) || PARTICIPLE_NEXT.test(rest)) return text;
+  if (verb === 'took' && TOOK_EFFORT.test(rest)) return text;
+  return `I ${opening}${space}${rest}`;
+}
