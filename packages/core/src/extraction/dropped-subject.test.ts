@@ -9,6 +9,7 @@ describe('withDroppedSubject', () => {
   it.each([
     ['Been restoring an old sailboat with my uncle', "I've been restoring an old sailboat with my uncle"],
     ['Just been swamped at the clinic', "I've just been swamped at the clinic"],
+    ['Been a bit frustrated with the new phone', "I've been a bit frustrated with the new phone"],
     ['Gonna move to Berlin in May', "I'm going to move to Berlin in May"],
     ['Gotta renew my passport before the trip', 'I have to renew my passport before the trip'],
     ['Just got back from a week in Lapland', 'I just got back from a week in Lapland'],
@@ -31,6 +32,9 @@ describe('withDroppedSubject', () => {
     'Thought so',
     'Told you the bakery was good',
     'Saw that coming',
+    // how long it has been: a greeting, not the speaker (lexicon.ts strips it)
+    'Been a while since we chatted',
+    'Been ages, how are the kids',
     'Had they been warned, the ferry would have waited',
     'Had Marek or his brother signed the lease before May',
     // participles and fragments of pasted text

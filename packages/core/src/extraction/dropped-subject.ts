@@ -17,6 +17,7 @@
  * its agent or place ("Made by the council", "Built in 1850"), nor a clause that opens in lower case (a fragment of a
  * pasted text more often than chat: "been disagreed to) to move …").
  */
+import { TIME_SPAN } from './lexicon';
 import { IRREGULAR_PAST } from './third-person';
 
 /** Past forms read as the speaker's own: the irregular ones, less those that open a reaction or a report. */
@@ -45,6 +46,8 @@ const PARTICIPLE_NEXT = /^(?:(?:by|with|in|for|as|from|on|at|under|within|during
 const REACTION_OBJECT = /^(?:(?:me|you|ya|him|her|us|them|it|that|this|yourself|your|my day)\b|[A-Z][\p{L}-]*['’]s\b|[A-Z][\p{L}-]* \w+ing\b)/u;
 /** A subject after the verb: an inverted condition ("Had they been allowed, …", "Had Jones intercepted it, …"). */
 const SUBJECT_AFTER = /^(?:(?:i|he|she|we|they|there)\b|(?!(?:The|A|An|My|Our|This|These|Some)\b)[A-Z][\p{L}-]*\b)/u;
+/** "Been a while since we talked", "Been ages": how long it has been, a greeting (lexicon.ts `LEADING_PHATIC`). */
+const BEEN_TIME_SPAN = new RegExp(String.raw`^${TIME_SPAN}\b`, 'i');
 /** "Took some trial and error", "Took a while": what something took, not something the speaker took. */
 const TOOK_EFFORT =
   /^(?:some (?:time|work|effort|trial|getting used|practice|doing)|a (?:bit|little|lot) of (?:work|time|effort|practice)|a while|time|ages|forever|guts|courage|patience|practice)\b/;
@@ -60,7 +63,7 @@ export function withDroppedSubject(text: string): string {
   const [, adverb, word, space, rest] = m;
   const verb = word.toLowerCase();
   const opening = `${adverb.toLowerCase()}${verb}`;
-  if (verb === 'been') return `I've ${opening}${space}${rest}`;
+  if (verb === 'been') return BEEN_TIME_SPAN.test(rest) ? text : `I've ${opening}${space}${rest}`;
   if (verb === 'gonna') return `I'm ${adverb.toLowerCase()}going to${space}${rest}`;
   if (verb === 'gotta') return `I ${adverb.toLowerCase()}have to${space}${rest}`;
   if (!rest || !isOwnPast(verb)) return text;

@@ -77,18 +77,25 @@ export const LEADING_HEDGE = /^(?:(?:i think|i guess|i believe|i suppose|i recko
 export const LEADING_FILLER =
   /^(?:(?:hi|hello|hey|hiya|yo|oh|ok|okay|so|well|also|and|but|anyway|anyways|btw|by the way|fyi|actually|honestly|yeah|yes|yep|no|nope|um|uh|umm|hmm|thanks|thank you|haha|lol|plus|fun fact|for context|just so you know|for the record|as i said|like i said|as i mentioned|as mentioned|good morning|good evening|good afternoon|in fact|as a matter of fact|incidentally|interestingly|interestingly enough|funnily enough|funny enough|come to think of it|now that i think about it|to be honest|to be fair|tbh|wait|oh wait|oops|my bad|to correct myself|quick update|one more thing|on that note|on another note|on a related note|on a side note|side note|as a side note|that reminds me|which reminds me|speaking of which|oh yeah|alright|all right|ps|p\.s|the thing is|truth is|the truth is)(?: there| again| so much)?\s*[,:!\-–—.]*\s+)+/i;
 
+/** How long it has been, in a greeting ("Been a while since we talked"; dropped-subject.ts leaves it alone too). */
+export const TIME_SPAN =
+  String.raw`(?:ages|forever|a while|awhile|a (?:long|little) (?:time|while)|too long|so long|` +
+  String.raw`(?:a few|a couple of|several|\d+|two|three|four|five|six) (?:days|weeks|months|years))`;
+
 /**
  * Greetings and goodbyes said to the other person ("Long time no see", "Good to hear from you", "Have a good one",
- * "Take care"): phatic, about no one. Between named speakers a clause of four words or more was kept as a report of
- * them ("Maria said that Long time no see."), 145 of LoCoMo's 11,895 memories, and one before a statement kept the
- * statement inside the report ("Long time no chat - I adopted a pup …"). Stripped from the start of a clause like
- * the other openers, so one that is all greeting is small talk.
+ * "Take care", "Been ages since we talked"): phatic, about no one. Between named speakers a clause of four words or
+ * more was kept as a report of them ("Maria said that Long time no see."), 145 of LoCoMo's 11,895 memories, and one
+ * before a statement kept the statement inside the report ("Long time no chat - I adopted a pup …"). Stripped from
+ * the start of a clause like the other openers, so one that is all greeting is small talk.
  */
 const PHATIC =
   String.raw`long time no (?:see|talk|chat|speak)|(?:(?:it's|it is|so|really|always) )*(?:good|great|nice|lovely|awesome|so good) to ` +
   String.raw`(?:see|hear from|talk to|chat with|catch up with) (?:you|ya|y'all)(?: again| too)*|` +
   String.raw`have an? (?:good|great|nice|lovely|wonderful|fun|awesome) (?:one|day|night|weekend|evening|week)|take care|` +
-  String.raw`talk (?:to you )?(?:soon|later)|(?:see|catch) (?:you|ya) (?:soon|later|then|around)`;
+  String.raw`talk (?:to you )?(?:soon|later)|(?:see|catch) (?:you|ya) (?:soon|later|then|around)|` +
+  // "Been a while since we talked", "It's been ages"
+  String.raw`(?:(?:it's|it has|it) )?been ${TIME_SPAN}(?: since (?:we|i) (?:last )?(?:talked|chatted|spoke|caught up|saw each other)(?: last)?)?`;
 export const LEADING_PHATIC = new RegExp(String.raw`^(?:(?:${PHATIC})(?:\s*[,:!\-–—.]+\s*|\s+and\s+|\s*$))+`, 'i');
 
 /** Trailing chatter stripped from the end of a clause. */

@@ -71,7 +71,7 @@ describe('greetings and goodbyes to the other speaker', () => {
       observedAt: new Date('2024-05-01T12:00:00Z'),
     }).memories.map((m) => m.content);
 
-  it.each(['Long time no talk!', 'So good to hear from you again.', 'Have a lovely weekend!', 'Take care and talk soon.', 'It is great to catch up with you too'])(
+  it.each(['Long time no talk!', 'So good to hear from you again.', 'Have a lovely weekend!', 'Take care and talk soon.', 'It is great to catch up with you too', 'Been ages since we last talked!', "It's been a few weeks."])(
     '"%s" alone is no memory',
     (content) => {
       expect(extract('Tomas', content)).toEqual([]);
@@ -84,8 +84,9 @@ describe('greetings and goodbyes to the other speaker', () => {
     expect(contents[0]).toMatch(/^Tomas adopted a greyhound from the shelter in Kendal the week before 1 May 2024\b/);
   });
 
-  it('"take care of" and "have a good time at" say something', () => {
+  it('"take care of", "have a good time at" and "it\'s been a while since I …" say something', () => {
     expect(extract('Tomas', 'I take care of my grandmother on weekends.')).toHaveLength(1);
+    expect(extract('Tomas', "It's been a while since I went skiing in Andorra.")).toHaveLength(1);
     expect(extract('Tomas', 'Have a good look at the roof tiles before you buy that house.')).toHaveLength(1);
   });
 });
