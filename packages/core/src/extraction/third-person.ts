@@ -6,6 +6,7 @@
  *
  * Plain string/regex work only: deterministic and fast. All regexes are compiled once at module load.
  */
+import { IRREGULAR_PASTS } from '../text/irregular-verbs';
 
 /** Adverbs that may sit between "I" and its verb; they are kept before the conjugated verb. */
 export const PRE_VERB_ADVERBS = new Set([
@@ -68,29 +69,24 @@ export function isPreVerbAdverb(word: string): boolean {
 
 const MODALS = new Set(['can', 'could', 'will', 'would', 'should', 'might', 'must', 'may', 'shall', 'cannot']);
 
+/** Same form in present and past: conjugate unless a past time marker is present. */
+export const AMBIGUOUS_PAST = new Set(['read', 'put', 'set', 'cut', 'hit', 'let', 'hurt', 'cost', 'beat', 'bet', 'shut', 'spread', 'lay', 'bore']);
+
 /**
- * Irregular past forms (and past-only words) that must not be conjugated: the simple past of some 130 irregular
- * verbs whose past differs from their base ("I drew it" is not "draws"), and a few regular ones kept from before.
- * A form that is also a common base verb ("lay", "bore") is in `AMBIGUOUS_PAST` instead.
+ * Past forms that must not be conjugated: the simple past of the irregular verbs whose past differs from their base
+ * (text/irregular-verbs.ts: "I drew it" is not "draws"), less those that are also a common base verb ("lay", "bore"),
+ * and a few regular ones kept from before.
  */
-export const IRREGULAR_PAST = new Set(
-  `arose awoke became began bent bit bled blew bought bound bred broke brought built burnt caught chose clung came
-  crept dealt did dove drank dreamt drew drove dug dwelt ate fed fell felt fled flew flung forbade forgave forgot
-  forsook fought found froze gave got grew ground had heard held hid hung kept knelt knew laid leant leapt learnt
-  led left lent lit lost made meant met paid ran rang rode rose sang sank sat saw said sent shone shook shot shrank
-  slept slid slung smelt sold sought sped spelt spent spilt spat spoke sprang spun stank stole stood strode strove
-  struck stuck stung swam swept swore swung taught thought threw told took tore trod understood was went wept were
-  woke won wore wound wove wrote wrung used born moved finished graduated`.split(/\s+/),
-);
+export const IRREGULAR_PAST: ReadonlySet<string> = new Set([
+  ...[...IRREGULAR_PASTS].filter((past) => !AMBIGUOUS_PAST.has(past)),
+  ...['used', 'born', 'moved', 'finished', 'graduated'],
+]);
 
 /**
  * Prefixes that make a new verb of an irregular one with the same past ("retook", "overslept", "withdrew"), less
  * the present verbs that only look so ("I resent the rules", "I relent", "I rebound quickly").
  */
 const PAST_PREFIX = /^(?!(?:resent|relent|rebound)$)(?:re|over|under|out|mis|fore|with|up)(?=[a-z]{3})/;
-
-/** Same form in present and past: conjugate unless a past time marker is present. */
-export const AMBIGUOUS_PAST = new Set(['read', 'put', 'set', 'cut', 'hit', 'let', 'hurt', 'cost', 'beat', 'bet', 'shut', 'spread', 'lay', 'bore']);
 
 /** "-ed" words that are really present-tense verbs. */
 const EED_PRESENT = /^(?:need|feed|seed|bleed|breed|speed|proceed|exceed|succeed|heed|weed|shred|wed|embed)$/;

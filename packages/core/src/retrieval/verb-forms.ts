@@ -15,27 +15,26 @@
  * word, whose matches would mostly be wrong: "rose", "ground", "wound", "lay", "bore", "bit" ("a bit"), "shot" ("a
  * flu shot"), "dove", "ring", and the verbs whose forms are all alike ("put", "cut", "read").
  */
+import { irregularVerb } from '../text/irregular-verbs';
 import { analyze } from '../text/terms';
 
-const VERBS = `
-  become became | begin began begun | bend bent | bleed bled | blow blew blown | break broke broken | breed bred
-  bring brought | build built | burn burnt | buy bought purchase | catch caught | choose chose chosen | deal dealt
-  dig dug | draw drew drawn | dream dreamt | drink drank drunk | drive drove driven | eat ate eaten
-  fall fell fallen | feed fed | fight fought | flee fled | fly flew flown | forget forgot forgotten
-  forgive forgave forgiven | freeze froze frozen | grow grew grown | hang hung | hear heard | hide hid hidden
-  hold held | lead led | learn learnt | lend lent | light lit | lose lost | meet met | overcome overcame
-  pay paid | ride rode ridden | run ran | seek sought | sell sold | send sent | shake shook shaken | shine shone
-  sing sang sung | sink sank sunk | sit sat | sleep slept | slide slid | speak spoke spoken | spend spent
-  spin spun | stand stood | steal stole stolen | stick stuck | strike struck | swim swam swum | swing swung
-  teach taught | tear tore torn | throw threw thrown | undergo underwent undergone | understand understood
-  wake woke woken | wear wore worn | weep wept | win won | withdraw withdrew withdrawn | write wrote written
-`;
+/** The verbs joined, by base form (their forms come from text/irregular-verbs.ts). */
+const RANKED_VERBS = `
+  become begin bend bleed blow break breed bring build burn buy catch choose deal dig draw dream drink drive eat fall
+  feed fight flee fly forget forgive freeze grow hang hear hide hold lead learn lend light lose meet overcome pay ride
+  run seek sell send shake shine sing sink sit sleep slide speak spend spin stand steal stick strike swim swing teach
+  tear throw undergo understand wake wear weep win withdraw write`;
+
+/** Words that join a verb's forms as one more of them: the same act in another word. */
+const SAME_ACT: Readonly<Record<string, readonly string[]>> = { buy: ['purchase'] };
 
 /** Stem → the stems of the verb's other forms. */
 const FORMS: ReadonlyMap<string, readonly string[]> = (() => {
   const out = new Map<string, string[]>();
-  for (const group of VERBS.split(/[|\n]/)) {
-    const stems = [...new Set(analyze(group))];
+  for (const base of RANKED_VERBS.trim().split(/\s+/)) {
+    const verb = irregularVerb(base);
+    if (verb === undefined) throw new Error(`"${base}" is not in the irregular verb table`);
+    const stems = [...new Set(analyze([base, ...verb.past, ...verb.participle, ...(SAME_ACT[base] ?? [])].join(' ')))];
     for (const s of stems) out.set(s, [...(out.get(s) ?? []), ...stems.filter((o) => o !== s)]);
   }
   return out;
