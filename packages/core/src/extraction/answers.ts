@@ -16,7 +16,8 @@
  * does not speak to the assistant ("thanks", "you"); and only for a question about the user (it says
  * "you"/"your") that is not an offer ("Would you like more tips?", "Shall I …", "Does that help?").
  */
-import { rewriteLater, toAddressee } from './third-person';
+import { toAddressee } from './addressee';
+import { rewriteLater } from './third-person';
 
 const ABOUT_USER = /\b(?:you|your|yours|yourself|you're|you've|you'd|you'll)\b/i;
 const OFFER =

@@ -19,7 +19,8 @@ import {
 import { CONDITIONAL_FRAME, LEADING_FRAME, LEADING_FRAME_NO_COMMA } from './disclosures';
 import { DAY_WORD, LEADING_NOW, anchorNow, isMomentary, withAsOf } from './now';
 import { GENERIC_WE, rewriteWe } from './pronouns';
-import { HAS_SELF, renameUser, rewriteLater, toAddressee, toThirdPerson } from './third-person';
+import { toAddressee } from './addressee';
+import { HAS_SELF, renameUser, rewriteLater, toThirdPerson } from './third-person';
 import { type Clause } from './clauses';
 import { isSmallTalk, normalise, stripFillers } from './normalise';
 import { categorise, importanceOf, wordCount } from './classify';

@@ -87,7 +87,11 @@ export const TIME_SPAN =
  * "Take care", "Been ages since we talked"): phatic, about no one. Between named speakers a clause of four words or
  * more was kept as a report of them ("Maria said that Long time no see."), 145 of LoCoMo's 11,895 memories, and one
  * before a statement kept the statement inside the report ("Long time no chat - I adopted a pup …"). Stripped from
- * the start of a clause like the other openers, so one that is all greeting is small talk.
+ * the start of a clause like the other openers, so one that is all greeting is small talk. A bare pointer to a
+ * picture or a thing shown ("Check it out!", "Take a look at this", "Here you go") is phatic too: alone it was kept
+ * as "Melanie said that take a look at this", and before news it hid the news inside a report ("Andrew said that
+ * Check it out, Andrew's girl & Andrew tried out that new cafe"). A pointer that says what is shown ("Check out
+ * this pic of my garden") is not bare and stays.
  */
 const PHATIC =
   String.raw`long time no (?:see|talk|chat|speak)|(?:(?:it's|it is|so|really|always) )*(?:good|great|nice|lovely|awesome|so good) to ` +
@@ -95,7 +99,11 @@ const PHATIC =
   String.raw`have an? (?:good|great|nice|lovely|wonderful|fun|awesome) (?:one|day|night|weekend|evening|week)|take care|` +
   String.raw`talk (?:to you )?(?:soon|later)|(?:see|catch) (?:you|ya) (?:soon|later|then|around)|` +
   // "Been a while since we talked", "It's been ages"
-  String.raw`(?:(?:it's|it has|it) )?been ${TIME_SPAN}(?: since (?:we|i) (?:last )?(?:talked|chatted|spoke|caught up|saw each other)(?: last)?)?`;
+  String.raw`(?:(?:it's|it has|it) )?been ${TIME_SPAN}(?: since (?:we|i) (?:last )?(?:talked|chatted|spoke|caught up|saw each other)(?: last)?)?|` +
+  // a pointer to what is shown, said before or instead of telling it: "Check it out", "Take a look at this"
+  String.raw`check (?:it|this|that|these|them) out|check out (?:this|that|these)(?: (?:one|pic|picture|photo|shot))?|` +
+  String.raw`(?:take|have) a (?:quick )?look(?: at (?:this|that|these|it|them))?|look at (?:this|that|these)(?: (?:one|pic|picture|photo|shot))?|` +
+  String.raw`here (?:it is|you go|they are)`;
 export const LEADING_PHATIC = new RegExp(String.raw`^(?:(?:${PHATIC})(?:\s*[,:!\-–—.]+\s*|\s+and\s+|\s*$))+`, 'i');
 
 /** Trailing chatter stripped from the end of a clause. */

@@ -20,6 +20,19 @@ describe('isReaction', () => {
     'Good luck with the exam tomorrow',
     'Aww, they are so cute together',
     'Keep up the great work, Tomas!',
+    // wishes for what the other speaker is about to do, and looking forward to the next talk
+    'Have a great time in Valencia!',
+    'Have a safe trip, see ya',
+    'Have fun at the climbing wall with the kids.',
+    'Have a blast on tour',
+    'Enjoy your trip to the Dolomites',
+    'Looking forward to hearing all about it!',
+    'Looking forward to the next chat.',
+    // with the subject left out, as chat does
+    'Must have been magical!',
+    'Must be so exciting',
+    'Really appreciate your help with the move.',
+    'Would love to hear more about it!',
   ])('%s', (clause) => {
     expect(isReaction(clause)).toBe(true);
   });
@@ -39,6 +52,11 @@ describe('isReaction', () => {
     'For the past year, my sister has been teaching in Osaka.',
     'Thanks to my brother, the shop opened on time.',
     'That sounds tough - my dog got sick too',
+    // the speaker's own plans and advice with a subject of its own
+    'Looking forward to my sister\'s wedding in Cork next month.',
+    'Have a look at the roof tiles before you buy that house.',
+    'Must feel great to finally own a workshop where you can build the boat you designed for years.',
+    'Would love to see the old mill in Ronda one day.',
   ])('%s', (clause) => {
     expect(isReaction(clause)).toBe(false);
   });
@@ -82,6 +100,23 @@ describe('greetings and goodbyes to the other speaker', () => {
     const contents = extract('Tomas', 'Long time no chat - I adopted a greyhound from the shelter in Kendal last week.');
     expect(contents).toHaveLength(1);
     expect(contents[0]).toMatch(/^Tomas adopted a greyhound from the shelter in Kendal the week before 1 May 2024\b/);
+  });
+
+  it.each(['Take a look at this!', 'Check it out.', 'By the way, check this out!', 'Here you go', 'Look at this one!'])(
+    'the bare pointer "%s" is no memory',
+    (content) => {
+      expect(extract('Tomas', content)).toEqual([]);
+    },
+  );
+
+  it('a statement after a pointer is the speaker\'s own, without the pointer', () => {
+    const contents = extract('Tomas', 'Check it out - I repainted the garden shed in sage green last weekend.');
+    expect(contents).toHaveLength(1);
+    expect(contents[0]).toMatch(/^Tomas repainted the garden shed in sage green\b/);
+  });
+
+  it('a pointer that says what is shown stays', () => {
+    expect(extract('Tomas', 'Check out this pic of the sage green garden shed my brother Luis built.')).toHaveLength(1);
   });
 
   it('"take care of", "have a good time at" and "it\'s been a while since I …" say something', () => {

@@ -27,6 +27,8 @@ const LINKING = String.raw`(?:looks?|sounds?|seems?|feels?|is|was|are|were|must(
  */
 const EVALUATION = new RegExp(
   String.raw`^(?:(?:that|this|it|those|these|they)(?:\s+[\w'’-]+){0,4}?\s*${LINKING}\s+${INTENSIFIERS}${VERDICT}|` +
+    // the pointing subject left out, as chat does: "Must have been magical", "Must feel great"
+    String.raw`must(?:['’]ve| have)? (?:been|be|feel)\s+${INTENSIFIERS}${VERDICT}|` +
     String.raw`(?:what an?|how|such an?)\s+${INTENSIFIERS}${VERDICT})\b(?<rest>.*)$`,
   'i',
 );
@@ -40,7 +42,16 @@ const COURTESY = new RegExp(
     // "thanks to my sister, …" and "for the past year, …" open news: only the thing thanked for
     String.raw`thanks(?! to)|thank you|for (?:sharing|having|being|showing|your|the (?:[\w'’-]+ )?` +
     String.raw`(?:advice|tips?|support|help|recommendations?|suggestions?|encouragement|kind words|reminder|invite|invitation|info|update|pics?|pictures?|photos?))|` +
-    String.raw`glad (?:to hear|you|your|that you|it|for))\b`,
+    String.raw`glad (?:to hear|you|your|that you|it|for)|(?:(?:really|truly|so|totally) )?appreciate (?:it|that|this|you|your)|` +
+    String.raw`would love to (?:hear|see|know) (?:more|all about it|about it|it|them)|` +
+    // wishes for what the other speaker is about to do: "Have a great time in Boston", "Have fun at the beach"
+    String.raw`have (?:a |an )?(?:(?:really|very|so|safe|great|good|fun|wonderful|amazing|awesome|lovely|nice|fantastic|relaxing|` +
+    String.raw`restful)\s+)+(?:time|trip|flight|journey|holiday|vacation|weekend|day|night|evening|hike|ride|game|show|party|stay)|` +
+    String.raw`have (?:a )?blast|have (?:so much |lots of |loads of )?fun|enjoy (?:your|the) (?:trip|flight|holiday|vacation|weekend|day|night|` +
+    String.raw`time|stay|show|concert|game|party|hike|meal)|` +
+    // looking forward to the next talk or to hearing about it, not to something of the speaker's own
+    String.raw`looking forward to (?:it|that|this|them|(?:the|our) next (?:chat|talk|catch-up|one)|(?:chatting|talking|catching up)(?: again)?|` +
+    String.raw`hearing (?:more|about it|from you|all about it)|seeing (?:it|them|you|the pics?|the photos?|the pictures?)))\b`,
   'i',
 );
 

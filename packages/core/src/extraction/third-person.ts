@@ -7,6 +7,7 @@
  * Plain string/regex work only: deterministic and fast. All regexes are compiled once at module load.
  */
 import { IRREGULAR_PASTS } from '../text/irregular-verbs';
+import { conjugateCoordinated } from './coordinated-verbs';
 
 /** Adverbs that may sit between "I" and its verb; they are kept before the conjugated verb. */
 export const PRE_VERB_ADVERBS = new Set([
@@ -226,6 +227,10 @@ export function conjugatePredicate(rest: string, hasPastMarker: boolean): string
   } else {
     conj = verb; // numbers, punctuation: leave alone
   }
+  // "I bring a book and just chill": a present verb's coordinated second verb is conjugated too
+  if (conj !== verb && !(lv in NEGATIONS) && !SPOKEN.has(lv) && !/^not\b/i.test(after)) {
+    tail = conjugateCoordinated(tail, conjugate, isPreVerbAdverb);
+  }
   out.push(conj);
   if (tail) out.push(tail);
   return out.join(' ');
@@ -308,6 +313,8 @@ function toUserForm(clause: string, hasPastMarker: boolean): string | null {
   if ((m = START_IM.exec(s))) {
     head = 'The user is';
     rest = s.slice(m[0].length);
+    // "I'm into cars and love making models"; not after a participle ("I'm going to the shop and buy milk")
+    if (!/^\S*ing\b/i.test(rest)) rest = conjugateCoordinated(rest, conjugate, isPreVerbAdverb);
   } else if ((m = START_IVE.exec(s))) {
     head = 'The user has';
     rest = s.slice(m[0].length).replace(/^got\s+(?!to\b)/i, '');
@@ -336,31 +343,4 @@ function toUserForm(clause: string, hasPastMarker: boolean): string | null {
   s = rest ? `${head} ${rest}` : head;
   s = s.replace(/\s+/g, ' ').replace(TRAILING_PUNCT, '');
   return s + '.';
-}
-
-/** "Do you" → "Does X": the question's auxiliary agrees with a third-person subject. */
-const INVERTED: Record<string, string> = { do: 'does', are: 'is', have: 'has', were: 'was' };
-/** Only a question's inverted auxiliary: at the start, or after a question word ("How long have you …"), not "to have you". */
-const QUESTION_AUX_YOU = /(^|[.?!]\s+|\b(?:what|how|where|when|why|which|who|whom|whose)(?:\s+[\w']+){0,2}\s+)(do|are|have|were) you\b/gi;
-
-/**
- * "you"/"your" rewritten to the person spoken to: "Your painting inspired me" → "Melanie's painting inspired
- * me"; "What breed is your dog?" → "What breed is the user's dog?"; "How long have you been …" → "How long
- * has the user been …".
- */
-export function toAddressee(text: string, addressee: string): string {
-  return text
-    .replace(QUESTION_AUX_YOU, (_m, before: string, aux: string) => {
-      const v = INVERTED[aux.toLowerCase()];
-      return `${before}${/^[A-Z]/.test(aux) ? v.charAt(0).toUpperCase() + v.slice(1) : v} ${addressee}`;
-    })
-    .replace(/\byou(?:'re|’re| are)\b/gi, `${addressee} is`)
-    .replace(/\byou(?:'ve|’ve| have)\b/gi, `${addressee} has`)
-    .replace(/\byou were\b/gi, `${addressee} was`)
-    .replace(/\byou(?:'ll|’ll)\b/gi, `${addressee} will`)
-    .replace(/\byou(?:'d|’d)\b/gi, `${addressee} would`)
-    .replace(/\byours\b/gi, `${addressee}'s`)
-    .replace(/\byour\b/gi, `${addressee}'s`)
-    .replace(/\byourself\b/gi, addressee === 'the user' ? 'themselves' : addressee)
-    .replace(/\byou\b/gi, addressee);
 }
