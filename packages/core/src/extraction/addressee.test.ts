@@ -10,6 +10,7 @@ describe('toAddressee: "you" as a subject', () => {
     ["I'm glad you enjoy the new bakery", "I'm glad Ines enjoys the new bakery"],
     ["When you don't stretch, your back hurts", "When Ines does not stretch, Ines's back hurts"],
     ['I know what you mean', 'I know what Ines means'],
+    ['Tomas can lend you the tent if you want.', 'Tomas can lend Ines the tent if Ines wants.'],
     ['Tomas bets you sleep better in the new flat', 'Tomas bets Ines sleeps better in the new flat'],
   ])('%s', (text, expected) => {
     expect(toAddressee(text, 'Ines')).toBe(expected);
@@ -25,6 +26,7 @@ describe('toAddressee: "you" as a subject', () => {
     ['I hope you guys have fun in Graz', 'I hope Ines guys have fun in Graz'],
     ['What you up to?', 'What Ines up to?'],
     ['I know you well', 'I know Ines well'],
+    ['Honestly, you I trust more than anyone', 'Honestly, Ines I trust more than anyone'],
   ])('leaves the verb of "%s" as said', (text, expected) => {
     expect(toAddressee(text, 'Ines')).toBe(expected);
   });

@@ -2,12 +2,7 @@
  * The person spoken to: "you" and "your" in another speaker's words rewritten to that person's name, or to "the
  * user" in a question put to them.
  */
-import { conjugatePredicate, isPreVerbAdverb } from './third-person';
-
-function firstWord(s: string): [string, string] {
-  const m = /^(\S*)\s*([\s\S]*)$/.exec(s);
-  return m ? [m[1], m[2]] : ['', ''];
-}
+import { conjugatePredicate, firstWord, isPreVerbAdverb } from './third-person';
 
 /** "Do you" → "Does X": the question's auxiliary agrees with a third-person subject. */
 const INVERTED: Record<string, string> = { do: 'does', are: 'is', have: 'has', were: 'was' };
@@ -40,9 +35,11 @@ function subjectYou(text: string, addressee: string): string {
     const rest = out.slice((m.index ?? 0) + m[0].length);
     let [word, after] = firstWord(rest);
     for (let i = 0; i < 2 && isPreVerbAdverb(word.toLowerCase()); i++) [word, after] = firstWord(after);
-    const lw = word.toLowerCase();
-    const filler = (lw === 'know' || lw === 'see') && !/^[a-z]/i.test(after);
-    if (NOT_YOUR_VERB.has(lw) || /ing$/.test(lw) || filler || !/^[a-z]+(?:n['’]t)?$/.test(lw)) continue;
+    const bare = word.replace(/[.,;:!?…)]+$/, '');
+    const lw = bare.toLowerCase();
+    const filler = (lw === 'know' || lw === 'see') && (word !== bare || !/^[a-z]/i.test(after));
+    // lower case only: a capital is a name or "I", not a verb ("you Ines", "so you I guess")
+    if (NOT_YOUR_VERB.has(lw) || /ing$/.test(lw) || filler || !/^[a-z]+(?:n['’]t)?$/.test(bare)) continue;
     out = `${out.slice(0, start)}${addressee} ${conjugatePredicate(rest, false)}`;
   }
   return out;

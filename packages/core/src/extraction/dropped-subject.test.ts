@@ -18,6 +18,8 @@ describe('withDroppedSubject', () => {
     ['Had a rough week at the warehouse', 'I had a rough week at the warehouse'],
     ['Took the kids to the aquarium on Sunday', 'I took the kids to the aquarium on Sunday'],
     ['Just finished The Nightingale on the train', 'I just finished The Nightingale on the train'],
+    ["Can't wait to start the glassblowing course in May", "I can't wait to start the glassblowing course in May"],
+    ['Cannot wait for the harvest festival', 'I cannot wait for the harvest festival'],
   ])('%s', (clause, expected) => {
     expect(withDroppedSubject(clause)).toBe(expected);
   });
@@ -48,6 +50,9 @@ describe('withDroppedSubject', () => {
     'Keep going with the drafts',
     'Working with kids is rewarding',
     'Excited to see the new mural',
+    // waiting for the other speaker's news is a reaction (reactions.ts)
+    "Can't wait to hear all about it!",
+    "Can't wait to see the pics",
     // a subject already there
     'I went to the coast',
     'Anna went to the coast',
@@ -61,6 +66,9 @@ describe('a clause without its "I" is the speaker\'s own statement', () => {
     expect(contents('Gonna move to Berlin in May.')).toEqual(['The user is going to move to Berlin in May.']);
     expect(contents('Started a beekeeping course with my neighbour.')).toEqual(["The user started a beekeeping course with the user's neighbour."]);
     expect(contents('Been learning the cello for three years.')).toEqual(['The user has been learning the cello for three years.']);
+    expect(contents("Can't wait to start the glassblowing course in May.")).toEqual([
+      'The user cannot wait to start the glassblowing course in May.',
+    ]);
   });
 
   it('from a named speaker, the statement is theirs, not a report of words', () => {

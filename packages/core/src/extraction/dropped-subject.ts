@@ -6,7 +6,8 @@
  * said ("John said that Been practising …"). The subject is put back so the clause is read as the speaker's own
  * statement, with its tense, category and claim.
  *
- * Only openings that can be nothing but a first-person statement: the spoken forms ("been", "gonna", "gotta") and a
+ * Only openings that can be nothing but a first-person statement: the spoken forms ("been", "gonna", "gotta"),
+ * "Can't wait to …" (unless it waits for the other speaker's news: "Can't wait to hear about it") and a
  * past form of a verb of doing (a past tense is no imperative), optionally after "just", "finally" and the like.
  * Not a present verb ("Love hiking" and "Keep going" read alike), not an "-ing" form ("Working on my album" and
  * "Working with kids is rewarding" read alike), not an "-ed" word that is mostly an adjective ("Excited to see
@@ -18,6 +19,7 @@
  * pasted text more often than chat: "been disagreed to) to move …").
  */
 import { TIME_SPAN } from './lexicon';
+import { isReaction } from './reactions';
 import { IRREGULAR_PAST } from './third-person';
 
 /** Past forms read as the speaker's own: the irregular ones, less those that open a reaction or a report. */
@@ -52,12 +54,17 @@ const BEEN_TIME_SPAN = new RegExp(String.raw`^${TIME_SPAN}\b`, 'i');
 const TOOK_EFFORT =
   /^(?:some (?:time|work|effort|trial|getting used|practice|doing)|a (?:bit|little|lot) of (?:work|time|effort|practice)|a while|time|ages|forever|guts|courage|patience|practice)\b/;
 
+/** "Can't wait to …", "Cannot wait for …", capitalised: a sentence's start. */
+const CANT_WAIT = /^(?:Can['’]?t|Cannot|Can not) wait (?:to|for|till|until)\b/;
+
 function isOwnPast(verb: string): boolean {
   return (IRREGULAR_PAST.has(verb) && !NOT_OWN_PAST.has(verb)) || REGULAR_PAST.has(verb);
 }
 
 /** `text` with "I" (or "I've", "I'm") put back when it opens with a verb whose subject can only be the speaker. */
 export function withDroppedSubject(text: string): string {
+  // "Can't wait to start the course": only the speaker can't wait; waiting to hear the other's news is a reaction
+  if (CANT_WAIT.test(text) && !isReaction(text)) return `I ${text.charAt(0).toLowerCase()}${text.slice(1)}`;
   const m = /^[A-Z]/.test(text) ? OPENING.exec(text) : null;
   if (!m) return text;
   const [, adverb, word, space, rest] = m;

@@ -102,7 +102,8 @@ const PHATIC =
   String.raw`(?:(?:it's|it has|it) )?been ${TIME_SPAN}(?: since (?:we|i) (?:last )?(?:talked|chatted|spoke|caught up|saw each other)(?: last)?)?|` +
   // a pointer to what is shown, said before or instead of telling it: "Check it out", "Take a look at this"
   String.raw`check (?:it|this|that|these|them) out|check out (?:this|that|these)(?: (?:one|pic|picture|photo|shot))?|` +
-  String.raw`(?:take|have) a (?:quick )?look(?: at (?:this|that|these|it|them))?|look at (?:this|that|these)(?: (?:one|pic|picture|photo|shot))?|` +
+  String.raw`(?:(?:take|have) a (?:quick )?look at|look at) (?:this|that|these)(?: (?:one|pic|picture|photo|photos|shot|place))?|` +
+  String.raw`(?:take|have) a (?:quick )?look(?: at (?:it|them))?|` +
   String.raw`here (?:it is|you go|they are)`;
 export const LEADING_PHATIC = new RegExp(String.raw`^(?:(?:${PHATIC})(?:\s*[,:!\-–—.]+\s*|\s+and\s+|\s*$))+`, 'i');
 

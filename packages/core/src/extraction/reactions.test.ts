@@ -33,6 +33,9 @@ describe('isReaction', () => {
     'Must be so exciting',
     'Really appreciate your help with the move.',
     'Would love to hear more about it!',
+    'Sorry to hear about your knee.',
+    'So sorry for your loss',
+    "Can't wait to see the pics!",
   ])('%s', (clause) => {
     expect(isReaction(clause)).toBe(true);
   });
@@ -102,7 +105,7 @@ describe('greetings and goodbyes to the other speaker', () => {
     expect(contents[0]).toMatch(/^Tomas adopted a greyhound from the shelter in Kendal the week before 1 May 2024\b/);
   });
 
-  it.each(['Take a look at this!', 'Check it out.', 'By the way, check this out!', 'Here you go', 'Look at this one!'])(
+  it.each(['Take a look at this!', 'Check it out.', 'By the way, check this out!', 'Here you go', 'Look at this one!', 'Take a look at this photo'])(
     'the bare pointer "%s" is no memory',
     (content) => {
       expect(extract('Tomas', content)).toEqual([]);
@@ -113,6 +116,13 @@ describe('greetings and goodbyes to the other speaker', () => {
     const contents = extract('Tomas', 'Check it out - I repainted the garden shed in sage green last weekend.');
     expect(contents).toHaveLength(1);
     expect(contents[0]).toMatch(/^Tomas repainted the garden shed in sage green\b/);
+  });
+
+  it('a statement after a pointer to a photo is the speaker\'s own, without the pointer', () => {
+    const contents = extract('Tomas', 'Take a look at this picture, the harbour in Vigo was packed with boats.');
+    expect(contents).toHaveLength(1);
+    expect(contents[0]).not.toMatch(/look/i);
+    expect(contents[0]).toMatch(/harbour in Vigo was packed with boats/);
   });
 
   it('a pointer that says what is shown stays', () => {

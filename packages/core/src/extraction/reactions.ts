@@ -44,6 +44,10 @@ const COURTESY = new RegExp(
     String.raw`(?:advice|tips?|support|help|recommendations?|suggestions?|encouragement|kind words|reminder|invite|invitation|info|update|pics?|pictures?|photos?))|` +
     String.raw`glad (?:to hear|you|your|that you|it|for)|(?:(?:really|truly|so|totally) )?appreciate (?:it|that|this|you|your)|` +
     String.raw`would love to (?:hear|see|know) (?:more|all about it|about it|it|them)|` +
+    // sympathy for the other speaker's news: "Sorry to hear about your loss", "So sorry for your loss"
+    String.raw`(?:(?:so|really|very) )?sorry (?:to hear|for your loss|about your)|` +
+    // and looking forward to their news or pictures: "Can't wait to hear about it", "Can't wait to see the pics"
+    String.raw`(?:can['’]?t|cannot) wait to (?:hear|see) (?:more|all about it|about it|it|them|you|the pics?|the photos?|the pictures?)|` +
     // wishes for what the other speaker is about to do: "Have a great time in Boston", "Have fun at the beach"
     String.raw`have (?:a |an )?(?:(?:really|very|so|safe|great|good|fun|wonderful|amazing|awesome|lovely|nice|fantastic|relaxing|` +
     String.raw`restful)\s+)+(?:time|trip|flight|journey|holiday|vacation|weekend|day|night|evening|hike|ride|game|show|party|stay)|` +

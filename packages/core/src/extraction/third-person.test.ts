@@ -74,3 +74,10 @@ describe('spoken forms and more adverbs after "I"', () => {
     expect(conjugatePredicate('sure with your help we can do it', false)).toBe('sure with your help we can do it');
   });
 });
+
+describe('a verb that ends the clause', () => {
+  it('is conjugated with its punctuation kept after it', () => {
+    expect(rewriteLater('It is the best part, doing what I love.', false)).toBe('It is the best part, doing what the user loves.');
+    expect(rewriteLater('that is why I keep baking what I bake!', false)).toBe('that is why the user keeps baking what the user bakes!');
+  });
+});

@@ -165,7 +165,7 @@ const NEGATIONS: Record<string, string> = {
 const I_D_HAD_NEXT = /^(?:been|never|already|just|had|gone|done|seen|known|lived|worked|wanted|forgotten)$/i;
 
 /** Split off leading word and trailing rest. */
-function firstWord(s: string): [string, string] {
+export function firstWord(s: string): [string, string] {
   const m = /^(\S+)(\s*)([\s\S]*)$/.exec(s);
   if (!m) return ['', ''];
   return [m[1], m[3]];
@@ -201,8 +201,11 @@ export function conjugatePredicate(rest: string, hasPastMarker: boolean): string
     }
     break;
   }
-  const [verb, after] = firstWord(remaining);
-  if (!verb) return out.join(' ');
+  const [word, after] = firstWord(remaining);
+  if (!word) return out.join(' ');
+  // a verb that ends the clause keeps its punctuation apart: "doing what I love." → "doing what the user loves."
+  const ending = /^([a-z][a-z-]*)([.,;:!?…)]+)$/i.exec(word);
+  const verb = ending ? ending[1] : word;
   const lv = verb.toLowerCase();
   let conj: string;
   let tail = after;
@@ -231,7 +234,7 @@ export function conjugatePredicate(rest: string, hasPastMarker: boolean): string
   if (conj !== verb && !(lv in NEGATIONS) && !SPOKEN.has(lv) && !/^not\b/i.test(after)) {
     tail = conjugateCoordinated(tail, conjugate, isPreVerbAdverb);
   }
-  out.push(conj);
+  out.push(ending ? conj + ending[2] : conj);
   if (tail) out.push(tail);
   return out.join(' ');
 }
