@@ -7,6 +7,8 @@ describe('a second verb of the same "I" after "and"', () => {
   it.each([
     ['I usually pack a sandwich and just relax by the river', 'Ines usually packs a sandwich and just relaxes by the river.'],
     ['I stay calm and focus on the next match', 'Ines stays calm and focuses on the next match.'],
+    ['I usually bring a sketchbook and just draw on the train', 'Ines usually brings a sketchbook and just draws on the train.'],
+    ['I pack my needles and knit on the bus', 'Ines packs Ines\'s needles and knits on the bus.'],
     ['I often walk the dog and then cook dinner for the kids', 'Ines often walks the dog and then cooks dinner for the kids.'],
     ['I love my garden and spend every Sunday in it', "Ines loves Ines's garden and spends every Sunday in it."],
     ['I have lived here for years and have seen the town change', 'Ines has lived here for years and has seen the town change.'],

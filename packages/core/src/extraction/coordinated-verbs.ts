@@ -15,11 +15,11 @@
 import { IRREGULAR_PASTS } from '../text/irregular-verbs';
 
 const COMMON_VERBS = new Set(
-  `appreciate ask bake bring build buy call check chill choose collect come cook create dance do donate drink drive eat
-  enjoy explore feel find focus forget get give go grab hang have help hike hope join keep know learn leave like listen
-  look love make meet need paint plan play practice practise put read reflect relax remember run see sell send share
-  show sing sleep spend start stay study swim take teach tell think travel try use visit volunteer walk want watch work
-  write am`.split(/\s+/),
+  `appreciate ask bake bring build buy call carry chat check chill choose clean collect come cook create dance do
+  donate draw drink drive earn eat enjoy explore feel find focus follow forget get give go grab grow hang have help
+  hike hope join jog keep knit know learn leave like listen look love make meditate meet need paint plan play practice
+  practise pray put read reflect relax remember repair ride run see sell send sew share show sing sit sleep spend start
+  stay stretch study swim take talk teach tell think travel try use visit volunteer walk want watch work write am`.split(/\s+/),
 );
 
 /** A word that opens a clause of its own between the first verb and "and". */
