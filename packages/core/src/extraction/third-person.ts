@@ -209,6 +209,8 @@ export function conjugatePredicate(rest: string, hasPastMarker: boolean): string
   const lv = verb.toLowerCase();
   let conj: string;
   let tail = after;
+  /** Whether the verb was conjugated as a present ("brings"), not negated, spoken, modal or past. */
+  let present = false;
   if (lv in NEGATIONS) {
     conj = NEGATIONS[lv];
   } else if (lv === 'been') {
@@ -222,18 +224,18 @@ export function conjugatePredicate(rest: string, hasPastMarker: boolean): string
   } else if (MODALS.has(lv) || isPastForm(lv)) {
     conj = verb;
   } else if (AMBIGUOUS_PAST.has(lv)) {
-    conj = hasPastMarker || lv === 'quit' ? verb : conjugate(verb);
+    present = !hasPastMarker;
+    conj = present ? conjugate(verb) : verb;
   } else if (lv === 'quit') {
     conj = verb;
   } else if (/^[a-z][a-z-]*$/i.test(verb) && !NOT_A_VERB.has(lv)) {
+    present = true;
     conj = conjugate(verb);
   } else {
     conj = verb; // numbers, punctuation: leave alone
   }
   // "I bring a book and just chill": a present verb's coordinated second verb is conjugated too
-  if (conj !== verb && !(lv in NEGATIONS) && !SPOKEN.has(lv) && !/^not\b/i.test(after)) {
-    tail = conjugateCoordinated(tail, conjugate, isPreVerbAdverb);
-  }
+  if (present) tail = conjugateCoordinated(tail, conjugate, isPreVerbAdverb);
   out.push(ending ? conj + ending[2] : conj);
   if (tail) out.push(tail);
   return out.join(' ');
