@@ -14,7 +14,8 @@
  */
 import { IRREGULAR_PASTS } from '../text/irregular-verbs';
 
-const COMMON_VERBS = new Set(
+/** Words that are mostly verbs, in their base form: also read by addressee.ts for a verb after "you". */
+export const COMMON_VERBS: ReadonlySet<string> = new Set(
   `appreciate ask bake bring build buy call carry chat check chill choose clean collect come cook create dance do
   donate draw drink drive earn eat enjoy explore feel find focus follow forget get give go grab grow hang have help
   hike hope join jog keep knit know learn leave like listen look love make meditate meet need paint plan play practice

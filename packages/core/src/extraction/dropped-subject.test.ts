@@ -20,6 +20,11 @@ describe('withDroppedSubject', () => {
     ['Just finished The Nightingale on the train', 'I just finished The Nightingale on the train'],
     ["Can't wait to start the glassblowing course in May", "I can't wait to start the glassblowing course in May"],
     ['Cannot wait for the harvest festival', 'I cannot wait for the harvest festival'],
+    ['Love hiking in the fog', 'I love hiking in the fog'],
+    ['Really love experimenting with spices', 'I really love experimenting with spices'],
+    ['Hate waiting for the ferry', 'I hate waiting for the ferry'],
+    ["Haven't tried the new ramen place yet", "I haven't tried the new ramen place yet"],
+    ['Havent finished planning the route', 'I havent finished planning the route'],
   ])('%s', (clause, expected) => {
     expect(withDroppedSubject(clause)).toBe(expected);
   });
@@ -45,9 +50,14 @@ describe('withDroppedSubject', () => {
     'Used to identify the forms',
     "Won't the new schedule slow everyone down",
     'been disagreed to by the committee',
-    // present verbs, "-ing" forms and "-ed" adjectives read both ways
-    'Love hiking in the fog',
+    // present verbs, "-ing" forms and "-ed" adjectives read both ways; a liking of a thing may be of the other's
+    'Love the new haircut',
+    'Love it!',
+    'Enjoy exploring the old town',
     'Keep going with the drafts',
+    "Haven't talked in a while",
+    "Haven't seen you in ages",
+    "Haven't you heard the news?",
     'Working with kids is rewarding',
     'Excited to see the new mural',
     // waiting for the other speaker's news is a reaction (reactions.ts)

@@ -8,8 +8,11 @@
  *
  * Only openings that can be nothing but a first-person statement: the spoken forms ("been", "gonna", "gotta"),
  * "Can't wait to …" (unless it waits for the other speaker's news: "Can't wait to hear about it") and a
- * past form of a verb of doing (a past tense is no imperative), optionally after "just", "finally" and the like.
- * Not a present verb ("Love hiking" and "Keep going" read alike), not an "-ing" form ("Working on my album" and
+ * past form of a verb of doing (a past tense is no imperative), optionally after "just", "finally" and the like;
+ * "Love", "Adore" or "Hate" before an activity ("Love experimenting with spices": said of an activity, a liking is
+ * no wish), and "Haven't" before a participle ("Haven't tried the ramen place yet"; not "Haven't talked in a
+ * while", a greeting). Not another present verb ("Keep going" is an imperative, "Enjoy exploring the old town" a
+ * wish, "Love the new haircut" may be said of the other's), not an "-ing" form ("Working on my album" and
  * "Working with kids is rewarding" read alike), not an "-ed" word that is mostly an adjective ("Excited to see
  * you"), not a verb of saying or thinking ("Thought so", "Told you"), and not a past whose object is the person
  * spoken to or the thing just said ("Got it", "Made my day", "Took me ages", "Got Anna's back"): those are
@@ -40,7 +43,7 @@ const REGULAR_PAST = new Set(
 
 const ADVERB = String.raw`(?:(?:just|finally|recently|also|actually|already|never|once|even|still|really|literally)\s+)?`;
 /** The clause's first word, capitalised (a sentence's start, not a fragment of one), then a space. */
-const OPENING = new RegExp(String.raw`^(${ADVERB})([A-Za-z]+)(\s+)(.*)$`, 'is');
+const OPENING = new RegExp(String.raw`^(${ADVERB})([A-Za-z]+(?:n['’]?t)?)(\s+)(.*)$`, 'is');
 /** A participle before its agent, place or purpose ("Made by …", "Built in 312 BC", "Paid for by …"), or a label. */
 const PARTICIPLE_NEXT = /^(?:(?:by|with|in|for|as|from|on|at|under|within|during|per|via)\b|[^\p{L}])/u;
 
@@ -53,6 +56,11 @@ const BEEN_TIME_SPAN = new RegExp(String.raw`^${TIME_SPAN}\b`, 'i');
 /** "Took some trial and error", "Took a while": what something took, not something the speaker took. */
 const TOOK_EFFORT =
   /^(?:some (?:time|work|effort|trial|getting used|practice|doing)|a (?:bit|little|lot) of (?:work|time|effort|practice)|a while|time|ages|forever|guts|courage|patience|practice)\b/;
+
+/** Verbs of liking that take an activity ("Love experimenting with spices"); "Enjoy" is as often a wish. */
+const LIKING = /^(?:love|adore|hate)$/;
+/** A participle after "Haven't", not of talking or seeing each other ("Haven't talked in a while"). */
+const HAVENT_DONE = /^(?:(?:yet|ever|really|even|actually)\s+)?(?!(?:talked|chatted|spoken|seen|heard|caught)\b)(?:[a-z]+ed|been|done|gone|had|made|taken|got|gotten|found|bought|tried|read|met|started|finished|decided|written|eaten|driven|ridden|flown|won|lost|left|kept|spent|told)\b/;
 
 /** "Can't wait to …", "Cannot wait for …", capitalised: a sentence's start. */
 const CANT_WAIT = /^(?:Can['’]?t|Cannot|Can not) wait (?:to|for|till|until)\b/;
@@ -73,6 +81,10 @@ export function withDroppedSubject(text: string): string {
   if (verb === 'been') return BEEN_TIME_SPAN.test(rest) ? text : `I've ${opening}${space}${rest}`;
   if (verb === 'gonna') return `I'm ${adverb.toLowerCase()}going to${space}${rest}`;
   if (verb === 'gotta') return `I ${adverb.toLowerCase()}have to${space}${rest}`;
+  // "Love experimenting with spices": a liking said of an activity is the speaker's own, never a wish
+  if (LIKING.test(verb) && /^[a-z]+ing\b/.test(rest)) return `I ${opening}${space}${rest}`;
+  // "Haven't tried prosciutto yet"; "Haven't talked in ages" is a greeting
+  if (/^haven['’]?t$/.test(verb) && HAVENT_DONE.test(rest)) return `I ${opening}${space}${rest}`;
   if (!rest || !isOwnPast(verb)) return text;
   // "Took some trial and error" is "It took …"; "Got it" is an acknowledgement
   if (REACTION_OBJECT.test(rest) || SUBJECT_AFTER.test(rest) || PARTICIPLE_NEXT.test(rest)) return text;

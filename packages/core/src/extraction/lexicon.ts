@@ -91,8 +91,10 @@ export const TIME_SPAN =
  * picture or a thing shown ("Check it out!", "Take a look at this", "Here you go") is phatic too: alone it was kept
  * as "Melanie said that take a look at this", and before news it hid the news inside a report ("Andrew said that
  * Check it out, Andrew's girl & Andrew tried out that new cafe"). A pointer that says what is shown ("Check out
- * this pic of my garden") is not bare and stays.
+ * this pic of my garden", "Here's a photo I took in Bogota", "Look at the sunset") is not bare and stays.
  */
+/** A word for a thing shown that says nothing of it: "this pic", "the result", "one example". */
+const SHOWN = String.raw`(?:one|pic|pics|picture|pictures|photo|photos|shot|shots|snap|screenshot|video|result|results|view|creation|example)`;
 const PHATIC =
   String.raw`long time no (?:see|talk|chat|speak)|(?:(?:it's|it is|so|really|always) )*(?:good|great|nice|lovely|awesome|so good) to ` +
   String.raw`(?:see|hear from|talk to|chat with|catch up with) (?:you|ya|y'all)(?: again| too)*|` +
@@ -100,11 +102,12 @@ const PHATIC =
   String.raw`talk (?:to you )?(?:soon|later)|(?:see|catch) (?:you|ya) (?:soon|later|then|around)|` +
   // "Been a while since we talked", "It's been ages"
   String.raw`(?:(?:it's|it has|it) )?been ${TIME_SPAN}(?: since (?:we|i) (?:last )?(?:talked|chatted|spoke|caught up|saw each other)(?: last)?)?|` +
-  // a pointer to what is shown, said before or instead of telling it: "Check it out", "Take a look at this"
-  String.raw`check (?:it|this|that|these|them) out|check out (?:this|that|these)(?: (?:one|pic|picture|photo|shot))?|` +
-  String.raw`(?:(?:take|have) a (?:quick )?look at|look at) (?:this|that|these)(?: (?:one|pic|picture|photo|photos|shot|place))?|` +
-  String.raw`(?:take|have) a (?:quick )?look(?: at (?:it|them))?|` +
-  String.raw`here (?:it is|you go|they are)`;
+  // a pointer to what is shown, said before or instead of telling it: "Check it out", "Take a look at this", "Just
+  // look at the result", "Here's a pic"; the thing shown named by a word that says nothing of it
+  String.raw`(?:just )?(?:check (?:it|this|that|these|them) out|check out (?:this|that|these|the)(?: ${SHOWN})?|` +
+  String.raw`(?:(?:take|have) a (?:quick )?look at|look at) (?:this|that|these|the)(?: ${SHOWN})?|` +
+  String.raw`(?:take|have) a (?:quick )?look(?: at (?:it|them))?)|` +
+  String.raw`here (?:it is|you go|they are)|here(?:'s|’s| is| are) (?:a|an|one|this|the|some|my) ${SHOWN}`;
 export const LEADING_PHATIC = new RegExp(String.raw`^(?:(?:${PHATIC})(?:\s*[,:!\-–—.]+\s*|\s+and\s+|\s*$))+`, 'i');
 
 /** Trailing chatter stripped from the end of a clause. */

@@ -60,6 +60,11 @@ describe('isReaction', () => {
     'Have a look at the roof tiles before you buy that house.',
     'Must feel great to finally own a workshop where you can build the boat you designed for years.',
     'Would love to see the old mill in Ronda one day.',
+    // encouragement and advice: what one friend advises another is asked about
+    'Keep at it and never forget your dreams!',
+    "Don't give up, the second draft will be better",
+    'Keeping bees is harder than it looks.',
+    'Kept the old piano from my grandmother in the hall.',
   ])('%s', (clause) => {
     expect(isReaction(clause)).toBe(false);
   });
@@ -105,7 +110,7 @@ describe('greetings and goodbyes to the other speaker', () => {
     expect(contents[0]).toMatch(/^Tomas adopted a greyhound from the shelter in Kendal the week before 1 May 2024\b/);
   });
 
-  it.each(['Take a look at this!', 'Check it out.', 'By the way, check this out!', 'Here you go', 'Look at this one!', 'Take a look at this photo'])(
+  it.each(['Take a look at this!', 'Check it out.', 'By the way, check this out!', 'Here you go', 'Look at this one!', 'Take a look at this photo', 'Just look at the result!', 'Take a look at the photo.', 'Check out this creation', "Here's a pic, take a look", 'Here is one example.'])(
     'the bare pointer "%s" is no memory',
     (content) => {
       expect(extract('Tomas', content)).toEqual([]);
@@ -127,6 +132,8 @@ describe('greetings and goodbyes to the other speaker', () => {
 
   it('a pointer that says what is shown stays', () => {
     expect(extract('Tomas', 'Check out this pic of the sage green garden shed my brother Luis built.')).toHaveLength(1);
+    expect(extract('Tomas', "Here's a photo I took of the harbour in Vigo.")).toHaveLength(1);
+    expect(extract('Tomas', 'Look at the sunset over the estuary in Aveiro!')).toHaveLength(1);
   });
 
   it('"take care of", "have a good time at" and "it\'s been a while since I …" say something', () => {

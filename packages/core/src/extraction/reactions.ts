@@ -34,7 +34,8 @@ const EVALUATION = new RegExp(
 );
 
 /**
- * Congratulations, thanks, good wishes and "glad you …": the whole clause is the reaction. Not "glad to be
+ * Congratulations, thanks, good wishes and "glad you …": the whole clause is the reaction. Not encouragement ("Keep
+ * at it and never forget your dreams"): what one friend advises another is asked about. Not "glad to be
  * home" or "hoping to move in June", which say something about the speaker.
  */
 const COURTESY = new RegExp(
