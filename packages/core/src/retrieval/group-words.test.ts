@@ -15,6 +15,16 @@ describe('withGroupMembers', () => {
     expect(stems('What was the total weight of the flour I bought?')).toEqual(expect.arrayContaining(analyze('kg pounds lbs')));
     expect(stems('How much does my suitcase weigh?')).toEqual(expect.arrayContaining(analyze('kilos ounces')));
     expect(stems('What distance did I cycle on Saturday?')).toEqual(expect.arrayContaining(analyze('miles km')));
+    // a kind of consumer service is answered by its brands
+    expect(stems('Which streaming services do I pay for?')).toEqual(expect.arrayContaining(analyze('Netflix Hulu Disney+')));
+    expect(stems('How many food delivery apps have I tried?')).toEqual(expect.arrayContaining(analyze('DoorDash Grubhub')));
+    expect(stems('Where do I post my photos on social media?')).toEqual(expect.arrayContaining(analyze('Instagram TikTok')));
+  });
+
+  it('names a kind of service by both its words', () => {
+    expect(stems('What media did I study?')).toEqual(analyze('What media did I study?'));
+    expect(stems('Did the delivery of my sofa arrive?')).toEqual(analyze('Did the delivery of my sofa arrive?'));
+    expect(stems('How social am I at work?')).toEqual(analyze('How social am I at work?'));
   });
 
   it('keeps the query stems first, adds each member once, and leaves other queries alone', () => {
@@ -43,6 +53,18 @@ describe('bm25Scores with member words', () => {
     expect(scores[0]).toBeGreaterThan(0);
     expect(scores[1]).toBe(0);
     expect(bm25Scores(idx, 'Tell me about my pets', withGroupMembers('Tell me about my pets'))[2]).toBeGreaterThan(0);
+  });
+
+  it('finds the brand the user named by the kind of service asked about', () => {
+    const said = ['The user watched a documentary on Disney+ during a free trial.', 'The user watched a documentary about whales.'];
+    const brands = buildIndex(
+      said.map((_, i) => ({ id: String(i), category: 'event', importance: 0.5, agentId: null, createdAt: 0 })),
+      said,
+      null,
+    );
+    const q = 'Which streaming service did I use for the documentary?';
+    expect(bm25Scores(brands, q)[0]).toBeLessThanOrEqual(bm25Scores(brands, q)[1]);
+    expect(bm25Scores(brands, q, withGroupMembers(q))[0]).toBeGreaterThan(bm25Scores(brands, q, withGroupMembers(q))[1]);
   });
 
   it('finds a value stated in units by the measure it is of', () => {

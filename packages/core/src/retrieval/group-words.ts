@@ -11,11 +11,17 @@
  * "20 pounds of scratch grains"; "distance" → miles; not "far", which "so far" asks about counts). Open groups
  * ("hobbies", "sports", "foods") have too many members to list, and a partial list would favour the members it
  * names.
+ *
+ * The kinds of consumer service people name by brand are closed groups too ("Which streaming service did I start
+ * using most recently?" → "a documentary I saw on Disney+"; "Which food delivery apps have I used?" → "my weekends
+ * have been all about Uber Eats"; "my followers on social media" → "Instagram"): a question names the kind, the
+ * user names the brand. Their group is named by two words ("food delivery", "social media"), or by "streaming";
+ * only brand names that are no common word are members ("Prime", "Max" and "Signal" are left out).
  */
 import { analyze, contentWords } from '../text/terms';
 
 /**
- * The group words are matched as written, before stemming: a plural names the group ("my parents", "how many
+ * The group words are matched as written, before stemming (a row of two-word names separates them with "|"): a plural names the group ("my parents", "how many
  * kids"), while the singular of a relation names a role or a time ("became a parent", "when I was a kid"). A pet
  * and an instrument are the same thing in the singular ("my pet", "which instrument").
  */
@@ -29,13 +35,18 @@ const GROUPS: Array<[groups: string, members: string]> = [
   ['instruments instrument', 'guitar piano violin cello drums ukulele flute saxophone trumpet clarinet harp keyboard'],
   ['weight weigh weighs weighed', 'pound pounds lb lbs kilogram kilograms kg kilo kilos ounce ounces oz ton tons gram grams'],
   ['distance', 'mile miles kilometer kilometers kilometre kilometres km'],
+  ['streaming', 'netflix hulu disney hbo crunchyroll paramount peacock spotify pandora tidal deezer soundcloud'],
+  ['food delivery|delivery app|delivery apps|delivery service|delivery services', 'doordash grubhub uber postmates deliveroo instacart'],
+  ['social media|social network|social networks', 'instagram facebook tiktok twitter snapchat linkedin pinterest reddit youtube'],
+  ['ride sharing|ride hailing|rideshare', 'uber lyft'],
+  ['messaging app|messaging apps', 'whatsapp telegram messenger wechat viber imessage'],
 ];
 
 /** Group word → the stems of its members. */
 const MEMBERS: ReadonlyMap<string, readonly string[]> = new Map(
   GROUPS.flatMap(([groups, members]) => {
     const stems = [...new Set(analyze(members))];
-    return groups.split(' ').map((g) => [g, stems] as const);
+    return groups.split(groups.includes('|') ? '|' : ' ').map((g) => [g, stems] as const);
   }),
 );
 
@@ -53,8 +64,10 @@ export const GROUP_MEMBER_WEIGHT = 1;
 export function withGroupMembers(query: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const s of analyze(query)) out.set(s, 1);
-  for (const w of contentWords(query)) {
-    for (const m of MEMBERS.get(w) ?? []) if (!out.has(m)) out.set(m, GROUP_MEMBER_WEIGHT);
-  }
+  const words = contentWords(query);
+  words.forEach((w, i) => {
+    const members = [...(MEMBERS.get(w) ?? []), ...(i + 1 < words.length ? (MEMBERS.get(`${w} ${words[i + 1]}`) ?? []) : [])];
+    for (const m of members) if (!out.has(m)) out.set(m, GROUP_MEMBER_WEIGHT);
+  });
   return out;
 }
