@@ -2,8 +2,8 @@
  * The person spoken to: "you" and "your" in another speaker's words rewritten to that person's name, or to "the
  * user" in a question put to them.
  */
-import { COMMON_VERBS } from './coordinated-verbs';
 import { conjugatePredicate, firstWord, isPastForm, isPreVerbAdverb } from './third-person';
+import { COMMON_VERBS } from './verbs';
 
 /** "Do you" → "Does X": the question's auxiliary agrees with a third-person subject. */
 const INVERTED: Record<string, string> = { do: 'does', are: 'is', have: 'has', were: 'was' };
@@ -26,7 +26,7 @@ const SUBJECT_YOU =
  */
 const RELATIVE_YOU =
   /(\b(?:(?:the|a|an|every|any|each|which|some|those|these|this|no)\s+(?:[a-z-]+\s+){0,2}?([a-z-]+)|something|anything|everything|nothing|all|whatever|whoever|anywhere|somewhere)\s+)you\s+(?=[a-z])/gi;
-/** Verbs after "you" in such a clause besides the common ones (coordinated-verbs.ts). */
+/** Verbs after "you" in such a clause besides the common ones (verbs.ts). */
 const RELATIVE_VERBS = new Set([...COMMON_VERBS, ...'value mean deserve say handle manage believe decide wish miss prefer imagine expect face achieve pick'.split(' ')]);
 /** Verbs that take "you" and a bare verb as their object ("makes you feel", "let you sleep"). */
 const OBJECT_VERBS = /^(?:make|makes|let|lets|help|helps|have|has|see|sees|watch|watches|hear|hears|feel|feels|bid|notice|notices)$/;

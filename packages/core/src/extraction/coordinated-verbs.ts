@@ -4,7 +4,7 @@
  * verb only ("James usually brings a book and just chill"), so the memory read wrong.
  *
  * A word after "and" is a verb of the same subject only when nothing else can be meant, so the test is narrow:
- * - the word is one of the common verbs below (words that are mostly verbs), in lower case and in its base form;
+ * - the word is one of the common verbs (verbs.ts: words that are mostly verbs), in lower case and in its base form;
  * - an adverb or "then" stands before it ("and just chill", "and then cook"), or an article, a pronoun, a particle
  *   or a preposition follows it ("and find a way", "and keep up"): a word at the very end of a clause or before
  *   another word may be a noun ("I love cake and drink", "the self-acceptance and love theme");
@@ -13,15 +13,7 @@
  *   or "gonna" ("I want to be brave and help others", where "help" is the infinitive's).
  */
 import { IRREGULAR_PASTS } from '../text/irregular-verbs';
-
-/** Words that are mostly verbs, in their base form: also read by addressee.ts for a verb after "you". */
-export const COMMON_VERBS: ReadonlySet<string> = new Set(
-  `appreciate ask bake bring build buy call carry chat check chill choose clean collect come cook create dance do
-  donate draw drink drive earn eat enjoy explore feel find focus follow forget get give go grab grow hang have help
-  hike hope join jog keep knit know learn leave like listen look love make meditate meet need paint plan play practice
-  practise pray put read reflect relax remember repair ride run see sell send sew share show sing sit sleep spend start
-  stay stretch study swim take talk teach tell think travel try use visit volunteer walk want watch work write am`.split(/\s+/),
-);
+import { COMMON_VERBS } from './verbs';
 
 /** A word that opens a clause of its own between the first verb and "and". */
 const NEW_CLAUSE = /\b(?:that|who|which|when|whenever|if|because|while|where|how|what|why|whether|although|though|since|until|you|he|she|they|we|it's|there|but|or|so)\b|[;:,–—]/i;

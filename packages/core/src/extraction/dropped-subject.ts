@@ -24,6 +24,7 @@
 import { TIME_SPAN } from './lexicon';
 import { isReaction } from './reactions';
 import { IRREGULAR_PAST } from './third-person';
+import { DOING_PASTS } from './verbs';
 
 /** Past forms read as the speaker's own: the irregular ones, less those that open a reaction or a report. */
 const NOT_OWN_PAST = new Set([
@@ -32,14 +33,6 @@ const NOT_OWN_PAST = new Set([
   ...['used', 'left', 'ground', 'bound', 'wound', 'lit', 'fed', 'bit'],
 ]);
 
-/** Regular verbs of doing, in the past: "Started a pottery class", "Visited my aunt". */
-const REGULAR_PAST = new Set(
-  `started tried finished visited joined signed picked adopted moved booked watched played learned baked cooked
-  painted walked hiked travelled traveled attended decided received launched opened created organized organised
-  volunteered donated explored checked discovered completed passed ordered rescued planted practiced practised
-  performed entered applied recorded released designed collected stayed returned celebrated switched upgraded
-  installed fixed repaired climbed camped danced swapped sold`.split(/\s+/),
-);
 
 const ADVERB = String.raw`(?:(?:just|finally|recently|also|actually|already|never|once|even|still|really|literally)\s+)?`;
 /** The clause's first word, capitalised (a sentence's start, not a fragment of one), then a space. */
@@ -66,7 +59,7 @@ const HAVENT_DONE = /^(?:(?:yet|ever|really|even|actually)\s+)?(?!(?:talked|chat
 const CANT_WAIT = /^(?:Can['’]?t|Cannot|Can not) wait (?:to|for|till|until)\b/;
 
 function isOwnPast(verb: string): boolean {
-  return (IRREGULAR_PAST.has(verb) && !NOT_OWN_PAST.has(verb)) || REGULAR_PAST.has(verb);
+  return (IRREGULAR_PAST.has(verb) && !NOT_OWN_PAST.has(verb)) || DOING_PASTS.has(verb);
 }
 
 /** `text` with "I" (or "I've", "I'm") put back when it opens with a verb whose subject can only be the speaker. */
