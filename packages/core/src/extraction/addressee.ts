@@ -95,6 +95,10 @@ function withoutFillers(text: string): string {
  */
 export function toAddressee(text: string, addressee: string): string {
   const s = withoutFillers(text)
+    // "you guys had fun", "you two are getting along": the person spoken to and those with them
+    // (not "all" that goes with what follows: "wish you all the best", "rooting for you all the way", "you all set")
+    .replace(/\b(?:you (?:guys|folks)|you all(?! (?:the|along|over|right|set|good|done|ready|alone|day|night|year|long)\b)|y['’]all)\b/gi, `${addressee} and the others`)
+    .replace(/\b(?:both of you|the two of you|you two|you both)\b/gi, `${addressee} and the other one`)
     .replace(QUESTION_AUX_YOU, (_m, before: string, aux: string) => {
       const v = INVERTED[aux.toLowerCase()];
       return `${before}${/^[A-Z]/.test(aux) ? v.charAt(0).toUpperCase() + v.slice(1) : v} ${addressee}`;
