@@ -11,9 +11,9 @@ const INVERTED: Record<string, string> = { do: 'does', are: 'is', have: 'has', w
 const QUESTION_AUX_YOU = /(^|[.?!]\s+|\b(?:what|how|where|when|why|which|who|whom|whose)(?:\s+[\w']+){0,2}\s+)(do|are|have|were) you\b/gi;
 
 /**
- * "you" as the subject of a verb: at the start, after punctuation, a connective ("if you need a hand", "how you
- * use it", "what you mean", "before you get here", "everywhere you go", "sounds like you know"), after a dash, or a verb of thinking ("I hope you get
- * better", "make sure you keep going", "Dave bets you feel proud").
+ * "you" as the subject of a verb: at the start, after punctuation or a dash, after a connective ("if you need a
+ * hand", "how you use it", "what you mean", "before you get here", "everywhere you go", "sounds like you know") or
+ * a verb of thinking ("I hope you get better", "make sure you keep going", "Dave bets you feel proud").
  */
 const SUBJECT_YOU =
   /(^|[.!?,;:–—]\s*|\s-\s+|\b(?:(?:sounds?|looks?|seems?|feels?) like|and|but|or|so|if|when|whenever|that|how(?: much| often| well| hard)?|because|since|while|where|what|why|whether|once|until|till|before|after|as|unless|wherever|everywhere|anytime|(?:any|every|each|next|last) time|hopes?|thinks?|bets?|guess(?:es)?|sure|glad)\s+)you\s+(?=[a-z])/gi;
@@ -31,6 +31,9 @@ const RELATIVE_VERBS = new Set([...COMMON_VERBS, ...'value mean deserve say hand
 /** Verbs that take "you" and a bare verb as their object ("makes you feel", "let you sleep"). */
 const OBJECT_VERBS = /^(?:make|makes|let|lets|help|helps|have|has|see|sees|watch|watches|hear|hears|feel|feels|bid|notice|notices)$/;
 
+/** "you guys", "you all", "y'all"; not an "all" that goes with what follows ("you all the best", "you all set"). */
+const GROUP_YOU =
+  /\b(?:you (?:guys|folks)|you all(?! (?:the|along|over|right|set|good|done|ready|alone|day|night|year|long)\b)|y['’]all)\b/gi;
 /** Words after a subject "you" that are no verb of it ("you guys", "you too", "you all"). */
 const NOT_YOUR_VERB = new Set(
   `guys all both two folks people alone too again later soon now there here back so very as more first next and or but not
@@ -96,8 +99,7 @@ function withoutFillers(text: string): string {
 export function toAddressee(text: string, addressee: string): string {
   const s = withoutFillers(text)
     // "you guys had fun", "you two are getting along": the person spoken to and those with them
-    // (not "all" that goes with what follows: "wish you all the best", "rooting for you all the way", "you all set")
-    .replace(/\b(?:you (?:guys|folks)|you all(?! (?:the|along|over|right|set|good|done|ready|alone|day|night|year|long)\b)|y['’]all)\b/gi, `${addressee} and the others`)
+    .replace(GROUP_YOU, `${addressee} and the others`)
     .replace(/\b(?:both of you|the two of you|you two|you both)\b/gi, `${addressee} and the other one`)
     .replace(QUESTION_AUX_YOU, (_m, before: string, aux: string) => {
       const v = INVERTED[aux.toLowerCase()];
