@@ -39,6 +39,15 @@ describe('withGroupMembers', () => {
   });
 });
 
+/** A candidate index over `texts`, one event each. */
+function indexOf(texts: string[]) {
+  return buildIndex(
+    texts.map((_, i) => ({ id: String(i), category: 'event', importance: 0.5, agentId: null, createdAt: 0 })),
+    texts,
+    null,
+  );
+}
+
 describe('bm25Scores with member words', () => {
   const texts = ['The user has an older sister named Ana who lives in Lisbon.', 'The user visited a museum in Lisbon.', 'The user adopted a puppy named Biscuit.'];
   const idx = buildIndex(
@@ -57,11 +66,7 @@ describe('bm25Scores with member words', () => {
 
   it('finds the brand the user named by the kind of service asked about', () => {
     const said = ['The user watched a documentary on Disney+ during a free trial.', 'The user watched a documentary about whales.'];
-    const brands = buildIndex(
-      said.map((_, i) => ({ id: String(i), category: 'event', importance: 0.5, agentId: null, createdAt: 0 })),
-      said,
-      null,
-    );
+    const brands = indexOf(said);
     const q = 'Which streaming service did I use for the documentary?';
     expect(bm25Scores(brands, q)[0]).toBeLessThanOrEqual(bm25Scores(brands, q)[1]);
     expect(bm25Scores(brands, q, withGroupMembers(q))[0]).toBeGreaterThan(bm25Scores(brands, q, withGroupMembers(q))[1]);
@@ -69,11 +74,7 @@ describe('bm25Scores with member words', () => {
 
   it('finds a value stated in units by the measure it is of', () => {
     const said = ['The user picked up a 25 kg sack of rye flour from the mill.', 'The user baked rye bread on Sunday.'];
-    const units = buildIndex(
-      said.map((_, i) => ({ id: String(i), category: 'event', importance: 0.5, agentId: null, createdAt: 0 })),
-      said,
-      null,
-    );
+    const units = indexOf(said);
     const q = 'What was the weight of the sack from the mill?';
     expect(bm25Scores(units, q)[0]).toBeGreaterThan(0); // "sack", "mill"
     expect(bm25Scores(units, q, withGroupMembers(q))[0]).toBeGreaterThan(bm25Scores(units, q)[0]);

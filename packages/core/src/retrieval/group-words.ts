@@ -21,19 +21,19 @@
 import { analyze, contentWords } from '../text/terms';
 
 /**
- * The group words are matched as written, before stemming (a row of two-word names separates them with "|"): a plural names the group ("my parents", "how many
+ * The group words ("|" between them; a name may be two words) are matched as written, before stemming: a plural names the group ("my parents", "how many
  * kids"), while the singular of a relation names a role or a time ("became a parent", "when I was a kid"). A pet
  * and an instrument are the same thing in the singular ("my pet", "which instrument").
  */
 const GROUPS: Array<[groups: string, members: string]> = [
   ['siblings', 'brother brothers sister sisters'],
   ['parents', 'mother mom mum father dad'],
-  ['kids children', 'son sons daughter daughters'],
+  ['kids|children', 'son sons daughter daughters'],
   ['grandparents', 'grandmother grandma grandfather grandpa'],
-  ['grandchildren grandkids', 'grandson grandsons granddaughter granddaughters'],
-  ['pets pet', 'dog dogs puppy cat cats kitten fish hamster rabbit parrot'],
-  ['instruments instrument', 'guitar piano violin cello drums ukulele flute saxophone trumpet clarinet harp keyboard'],
-  ['weight weigh weighs weighed', 'pound pounds lb lbs kilogram kilograms kg kilo kilos ounce ounces oz ton tons gram grams'],
+  ['grandchildren|grandkids', 'grandson grandsons granddaughter granddaughters'],
+  ['pets|pet', 'dog dogs puppy cat cats kitten fish hamster rabbit parrot'],
+  ['instruments|instrument', 'guitar piano violin cello drums ukulele flute saxophone trumpet clarinet harp keyboard'],
+  ['weight|weigh|weighs|weighed', 'pound pounds lb lbs kilogram kilograms kg kilo kilos ounce ounces oz ton tons gram grams'],
   ['distance', 'mile miles kilometer kilometers kilometre kilometres km'],
   ['streaming', 'netflix hulu disney hbo crunchyroll paramount peacock spotify pandora tidal deezer soundcloud'],
   ['food delivery|delivery app|delivery apps|delivery service|delivery services', 'doordash grubhub uber postmates deliveroo instacart'],
@@ -46,7 +46,7 @@ const GROUPS: Array<[groups: string, members: string]> = [
 const MEMBERS: ReadonlyMap<string, readonly string[]> = new Map(
   GROUPS.flatMap(([groups, members]) => {
     const stems = [...new Set(analyze(members))];
-    return groups.split(groups.includes('|') ? '|' : ' ').map((g) => [g, stems] as const);
+    return groups.split('|').map((g) => [g, stems] as const);
   }),
 );
 
