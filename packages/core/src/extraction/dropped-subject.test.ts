@@ -25,6 +25,17 @@ describe('withDroppedSubject', () => {
     ['Hate waiting for the ferry', 'I hate waiting for the ferry'],
     ["Haven't tried the new ramen place yet", "I haven't tried the new ramen place yet"],
     ['Havent finished planning the route', 'I havent finished planning the route'],
+    // an opening quote or a count after the verb is its object
+    ['Just finished "Piranesi" on the ferry', 'I just finished "Piranesi" on the ferry'],
+    ['Watched “The Third Man” with my dad', 'I watched “The Third Man” with my dad'],
+    ['Ran 12 kilometres along the canal', 'I ran 12 kilometres along the canal'],
+    ['Bought 3 secondhand cameras at the flea market', 'I bought 3 secondhand cameras at the flea market'],
+    // verbs of doing chat often drops the "I" of
+    ['Dyed my hair teal over the weekend', 'I dyed my hair teal over the weekend'],
+    ['Hosted a board game night for the neighbours', 'I hosted a board game night for the neighbours'],
+    ['Texted my landlord about the boiler', 'I texted my landlord about the boiler'],
+    ['Rented a cabin by the lake for August', 'I rented a cabin by the lake for August'],
+    ['Knitted a scarf for my nephew', 'I knitted a scarf for my nephew'],
   ])('%s', (clause, expected) => {
     expect(withDroppedSubject(clause)).toBe(expected);
   });
@@ -48,6 +59,10 @@ describe('withDroppedSubject', () => {
     'Built in 1850 by the railway company',
     'Made with hand-picked plums from the valley',
     'Used to identify the forms',
+    // a year after a participle is a label's date, not a count; a quoted "it" is still the thing just said
+    'Founded 1999 in a garage',
+    'Renovated 1920s townhouse for sale',
+    'Got "it" at last',
     "Won't the new schedule slow everyone down",
     'been disagreed to by the committee',
     // present verbs, "-ing" forms and "-ed" adjectives read both ways; a liking of a thing may be of the other's

@@ -8,7 +8,8 @@
  *
  * Only openings that can be nothing but a first-person statement: the spoken forms ("been", "gonna", "gotta"),
  * "Can't wait to …" (unless it waits for the other speaker's news: "Can't wait to hear about it") and a
- * past form of a verb of doing (a past tense is no imperative), optionally after "just", "finally" and the like;
+ * past form of a verb of doing (a past tense is no imperative; its object may open with a quote or a count: "Just
+ * finished "Dune"", "Ran 5 miles"), optionally after "just", "finally" and the like;
  * "Love", "Adore" or "Hate" before an activity ("Love experimenting with spices": said of an activity, a liking is
  * no wish), and "Haven't" before a participle ("Haven't tried the ramen place yet"; not "Haven't talked in a
  * while", a greeting). Not another present verb ("Keep going" is an imperative, "Enjoy exploring the old town" a
@@ -37,8 +38,13 @@ const NOT_OWN_PAST = new Set([
 const ADVERB = String.raw`(?:(?:just|finally|recently|also|actually|already|never|once|even|still|really|literally)\s+)?`;
 /** The clause's first word, capitalised (a sentence's start, not a fragment of one), then a space. */
 const OPENING = new RegExp(String.raw`^(${ADVERB})([A-Za-z]+(?:n['’]?t)?)(\s+)(.*)$`, 'is');
-/** A participle before its agent, place or purpose ("Made by …", "Built in 312 BC", "Paid for by …"), or a label. */
-const PARTICIPLE_NEXT = /^(?:(?:by|with|in|for|as|from|on|at|under|within|during|per|via)\b|[^\p{L}])/u;
+/**
+ * A participle before its agent, place or purpose ("Made by …", "Built in 312 BC", "Paid for by …"), or a label
+ * ("Founded 1999", "Updated: …"). An opening quote or a count of things is an object ("Finished "Dune" last
+ * night", "Ran 5 miles this morning"); a year is not a count.
+ */
+const PARTICIPLE_NEXT =
+  /^(?:(?:by|with|in|for|as|from|on|at|under|within|during|per|via)\b|(?!["“‘']\p{L}|\d{1,3}(?:[.,]\d+)?\s+\p{L})[^\p{L}])/u;
 
 /** What follows the verb when the clause is a reaction: an object that is the listener or the thing just said. */
 const REACTION_OBJECT = /^(?:(?:me|you|ya|him|her|us|them|it|that|this|yourself|your|my day)\b|[A-Z][\p{L}-]*['’]s\b|[A-Z][\p{L}-]* \w+ing\b)/u;
@@ -80,7 +86,7 @@ export function withDroppedSubject(text: string): string {
   if (/^haven['’]?t$/.test(verb) && HAVENT_DONE.test(rest)) return `I ${opening}${space}${rest}`;
   if (!rest || !isOwnPast(verb)) return text;
   // "Took some trial and error" is "It took …"; "Got it" is an acknowledgement
-  if (REACTION_OBJECT.test(rest) || SUBJECT_AFTER.test(rest) || PARTICIPLE_NEXT.test(rest)) return text;
+  if (REACTION_OBJECT.test(rest.replace(/^["“‘]/, '')) || SUBJECT_AFTER.test(rest) || PARTICIPLE_NEXT.test(rest)) return text;
   if (verb === 'took' && TOOK_EFFORT.test(rest)) return text;
   return `I ${opening}${space}${rest}`;
 }

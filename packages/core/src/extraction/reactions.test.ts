@@ -36,6 +36,17 @@ describe('isReaction', () => {
     'Sorry to hear about your knee.',
     'So sorry for your loss',
     "Can't wait to see the pics!",
+    // good wishes to the other speaker, and the talk itself
+    'Wishing you all the best with the new bakery!',
+    'Sending healing vibes to you and the pups.',
+    'Sending hugs',
+    'Hope all is well with the twins.',
+    "Hope you're feeling better after the surgery",
+    'Hope your knee heals quickly',
+    'Glad to help, Ines.',
+    'Great chatting with you as always.',
+    'Nice to talk again.',
+    'Great to hear it!',
   ])('%s', (clause) => {
     expect(isReaction(clause)).toBe(true);
   });
@@ -65,6 +76,11 @@ describe('isReaction', () => {
     "Don't give up, the second draft will be better",
     'Keeping bees is harder than it looks.',
     'Kept the old piano from my grandmother in the hall.',
+    // a hope for the speaker's own people, something sent that is a thing, and talking about a thing
+    'Hope my brother gets the apprenticeship in Graz.',
+    'Sending the recipe now, it uses lots of ginger.',
+    'Talking to my landlord about the leak tomorrow.',
+    'to talk again about the lease next week',
   ])('%s', (clause) => {
     expect(isReaction(clause)).toBe(false);
   });

@@ -34,7 +34,9 @@ const EVALUATION = new RegExp(
 );
 
 /**
- * Congratulations, thanks, good wishes and "glad you …": the whole clause is the reaction. Not encouragement ("Keep
+ * Congratulations, thanks, good wishes and hopes for the other speaker ("Wishing you all the best", "Hope all is
+ * well"; not "Hope my brother gets the job"), "glad you …" and the talk itself ("Great chatting with you"): the
+ * whole clause is the reaction. Not encouragement ("Keep
  * at it and never forget your dreams"): what one friend advises another is asked about. Not "glad to be
  * home" or "hoping to move in June", which say something about the speaker.
  */
@@ -43,7 +45,13 @@ const COURTESY = new RegExp(
     // "thanks to my sister, …" and "for the past year, …" open news: only the thing thanked for
     String.raw`thanks(?! to)|thank you|for (?:sharing|having|being|showing|your|the (?:[\w'’-]+ )?` +
     String.raw`(?:advice|tips?|support|help|recommendations?|suggestions?|encouragement|kind words|reminder|invite|invitation|info|update|pics?|pictures?|photos?))|` +
-    String.raw`glad (?:to hear|you|your|that you|it|for)|(?:(?:really|truly|so|totally) )?appreciate (?:it|that|this|you|your)|` +
+    String.raw`glad (?:to hear|you|your|that you|it|for)|(?:glad|happy) to help|(?:(?:really|truly|so|totally) )?appreciate (?:it|that|this|you|your)|` +
+    // good wishes to the other speaker: "Wishing you all the best", "Sending healing vibes", "Hope all is well"
+    String.raw`wishing (?:you|y['’]?all)|wish you (?:all the best|the best|luck|good luck|well)|` +
+    String.raw`sending (?:you |some |lots of |so much |my )*(?:hugs?|love|(?:good |positive |healing |happy )?vibes|prayers|(?:good |best )?wishes|thoughts|strength|luck)|` +
+    String.raw`hope (?:you|you['’]re|your|all['’]s|all is|all are|everything|things are)|` +
+    // the talk itself, after "Great" or "Nice" (OPENERS): "Great chatting with you", "Nice to talk again"
+    String.raw`(?:chatting|talking|catching up) (?:with you|again)|to (?:chat|talk|catch up)(?: again| with you)?(?=\s*[.!]*$)|to hear (?:it|that|from you)|` +
     String.raw`would love to (?:hear|see|know) (?:more|all about it|about it|it|them)|` +
     // sympathy for the other speaker's news: "Sorry to hear about your loss", "So sorry for your loss"
     String.raw`(?:(?:so|really|very) )?sorry (?:to hear|for your loss|about your)|` +

@@ -21,7 +21,9 @@ export const COMMON_VERBS: ReadonlySet<string> = new Set(
 const DOING = `start try finish visit join sign pick adopt move book watch play learn bake cook paint walk hike travel
   attend decide receive launch open create organize organise volunteer donate explore check discover complete pass
   order rescue plant practice practise perform enter apply record release design collect stay return celebrate switch
-  upgrade install fix repair climb camp dance swap`;
+  upgrade install fix repair climb camp dance swap dye host hire rent shop surf ski fish bike cycle jog kayak sail
+  paddle sew knit clean tidy vacuum renovate redecorate grill roast brew sketch film submit enroll earn
+  compete text email`;
 
 /**
  * The regular simple past of a verb, every spelling: "-d" after an "e" ("baked"), "-ied" after a consonant and "y"
