@@ -301,7 +301,9 @@ export function extractMemories(input: ExtractionInput): ExtractionResult {
           continue;
         }
         bump(outcome.reason);
-        if (outcome.reason !== 'question' && outcome.reason !== 'no_self_reference') continue;
+        // "I'm wondering if you have tips …, since I've been …" is read as a passing state; it is a request too
+        const request = outcome.reason === 'transient' && plainRequest(clause.text) !== clause.text;
+        if (outcome.reason !== 'question' && outcome.reason !== 'no_self_reference' && !request) continue;
         // a question or request that states something on the side (disclosures.ts)
         let side = 0;
         for (const statement of embeddedStatements(clause.text)) {

@@ -17,6 +17,12 @@ describe('openers do not hide a self-disclosure', () => {
       ['Wait, to correct myself, I need 125 points for the next tier, not 400.', 'The user needs 125 points for the next tier, not 400.'],
       ['Talking about coffee, my favourite roaster is a tiny shop in Leeds.', "The user's favourite roaster is a tiny shop in Leeds."],
       ['I just remembered that I left my umbrella on the tram last Tuesday.', "The user left the user's umbrella on the tram on Tuesday, 16 May 2023."],
+      ['Not gonna lie, I still sleep with a night light.', 'The user still sleeps with a night light.'],
+      // "now" before the "I" goes behind it
+      ['Now I coach the under-12 football team on Saturdays.', 'The user now coaches the under-12 football team on Saturdays.'],
+      ["Now, I'm saving for a trip to Patagonia.", 'The user is now saving for a trip to Patagonia.'],
+      ['Now I can finally swim a whole length underwater.', 'The user can now finally swim a whole length underwater.'],
+      ["Now I think I'll sign up for the spring half marathon.", 'The user will now sign up for the spring half marathon.'],
     ],
     observedAt,
   );
@@ -118,6 +124,17 @@ describe('questions and requests keep what they say about the user', () => {
   it('a reason inside the question is kept', () => {
     expect(contents("Can you suggest some dinner recipes since I'm allergic to sesame?")).toEqual(['The user is allergic to sesame.']);
     expect(contents('Skip the basics, as I work as a radiographer.')).toEqual(['The user works as a radiographer.']);
+  });
+
+  it('a reason inside a request said as wondering is kept', () => {
+    expect(contents("I'm wondering if you could suggest a carry-on bag, since I'm flying with a budget airline to Riga.")).toEqual([
+      'The user is flying with a budget airline to Riga.',
+    ]);
+    expect(contents('I was wondering whether you know a quiet campsite, because my son gets anxious in crowds.')).toEqual([
+      "The user's son gets anxious in crowds.",
+    ]);
+    // a passing state with a reason of its own is not a request
+    expect(contents("I'm exhausted today because I barely slept.")).toEqual([]);
   });
 
   it('a role stated before a question is kept', () => {

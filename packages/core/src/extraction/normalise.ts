@@ -62,12 +62,26 @@ export function isSmallTalk(raw: string): boolean {
   return true; // only small-talk words, or punctuation / emoji only
 }
 
+/**
+ * "Now" before the speaker's "I" ("Now I feel more confident", "Now, I'm going to order sushi", "Now I think I'll
+ * …") moves behind the subject and its auxiliary, so the clause opens with its subject and is read as the speaker's
+ * own statement ("I now feel …", "I'm now going to …", "I can now …"), not reported; a hedge after it still goes.
+ */
+const NOW_BEFORE_I = /^now,?\s+(?=i(?:'m|'ve|'ll|'d)?\s)/i;
+const SUBJECT_AND_AUXILIARY = /^(i(?:'m|'ve|'ll|'d)?(?:\s+(?:am|was|can|could|will|would|should|have|had|must|might|may))?)\s+/i;
+
 export function stripFillers(text: string): { text: string; hedged: boolean } {
   let s = text.replace(CURLY, "'").trim();
   let hedged = false;
+  let now = false;
   for (let i = 0; i < 3; i++) {
     const before = s;
     s = s.replace(LEADING_FILLER, '').replace(LEADING_PHATIC, '').replace(LEADING_TOPIC, '');
+    const n = s.replace(NOW_BEFORE_I, '');
+    if (n !== s) {
+      now = true;
+      s = n;
+    }
     const h = s.replace(LEADING_HEDGE, '');
     if (h !== s) {
       hedged = true;
@@ -76,5 +90,6 @@ export function stripFillers(text: string): { text: string; hedged: boolean } {
     if (s === before) break;
   }
   s = s.replace(TRAILING_FILLER, '').trim();
+  if (now) s = s.replace(SUBJECT_AND_AUXILIARY, '$1 now ');
   return { text: s, hedged };
 }
