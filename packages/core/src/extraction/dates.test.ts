@@ -47,6 +47,15 @@ describe('resolveRelativeDates', () => {
     expect(r('I won last Saturday.')).toBe('I won on Saturday, 6 May 2023.');
   });
 
+  it('writes a day that is the subject of its clause as a date, without "on"', () => {
+    expect(r("Tomorrow's gonna be a long night at the bakery")).toBe('9 May 2023 is gonna be a long night at the bakery');
+    expect(r('Today is my last shift before the holidays')).toBe('8 May 2023 is my last shift before the holidays');
+    expect(r('Yesterday was the first warm day, so I biked to work')).toBe('7 May 2023 was the first warm day, so I biked to work');
+    expect(r("I think tomorrow's the day the results come out")).toBe('I think 9 May 2023 is the day the results come out');
+    // elsewhere the day stays a time: "what I did today was fun" is not "8 May 2023 was fun"
+    expect(r('what I did today was fun')).toBe('what I did on 8 May 2023 was fun');
+  });
+
   it('leaves a possessive "today\'s" alone', () => {
     expect(r("in today's economy I save more")).toBe("in today's economy I save more");
   });

@@ -10,6 +10,7 @@
  * |----------------------------------------------|---------------------------------------|
  * | as of now / as of today (the marker builtin.ts writes for "right now", "at the moment") | as of 8 May 2023 |
  * | today, this morning/afternoon/evening, tonight | on 8 May 2023                        |
+ * | today / tomorrow … as a clause's subject ("Today is …", "Tomorrow's gonna be …") | 8 May 2023 is … / 9 May 2023 is … |
  * | yesterday, last night                        | on 7 May 2023                          |
  * | the day before yesterday                     | on 6 May 2023                          |
  * | tomorrow                                     | on 9 May 2023                          |
@@ -73,8 +74,18 @@ function weekdayAfter(d: Date, target: number): Date {
 
 const onDay = (d: Date) => `on ${WEEKDAYS[d.getUTCDay()]}, ${formatDay(d)}`;
 
+/** The day a one-word day name means. */
+const DAY_WORD_OFFSET: Record<string, number> = { yesterday: -1, today: 0, tonight: 0, tomorrow: 1 };
+
 /** Ordered: longer expressions first, so "the day before yesterday" is not read as "yesterday". */
 const RULES: Rule[] = [
+  // the day as the subject, at a clause's start: "Tomorrow's gonna be a big night", "Today is my birthday" → "9 May
+  // 2023 is …" (not "On 9 May 2023's gonna be …"); "'s" is "is" only before a word a possessive's noun cannot be
+  // ("gonna", "the", "so" …): "tomorrow's game" is left to the rules below
+  {
+    re: /(?<=^|[,;:.!?]\s*|\b(?:that|and|but|because|since|so|knows?|thinks?|hopes?|guess|believes?)\s)(yesterday|today|tonight|tomorrow)(?:['’]s(?=\s+(?:gonna|going|been|a|an|the|my|our|so|really|finally|just|not|another|supposed|also|definitely|all)\b)|\s+(is|was|will be|would be|has been)\b)/gi,
+    to: (m, d) => `${formatDay(addDays(d, DAY_WORD_OFFSET[m[1].toLowerCase()]))} ${m[2] ?? (m[1].toLowerCase() === 'yesterday' ? 'was' : 'is')}`,
+  },
   { re: /\bthe day before yesterday\b/gi, to: (_m, d) => `on ${formatDay(addDays(d, -2))}` },
   { re: /\b(?:yesterday|last night)\b/gi, to: (_m, d) => `on ${formatDay(addDays(d, -1))}` },
   { re: /\bas of (?:now|today|right now)\b/gi, to: (_m, d) => `as of ${formatDay(d)}` },

@@ -18,6 +18,10 @@ describe('openers do not hide a self-disclosure', () => {
       ['Talking about coffee, my favourite roaster is a tiny shop in Leeds.', "The user's favourite roaster is a tiny shop in Leeds."],
       ['I just remembered that I left my umbrella on the tram last Tuesday.', "The user left the user's umbrella on the tram on Tuesday, 16 May 2023."],
       ['Not gonna lie, I still sleep with a night light.', 'The user still sleeps with a night light.'],
+      ["Just wanted to give you the heads up on the move - I signed the lease in Ghent.", 'The user signed the lease in Ghent.'],
+      ["Wanted to let you know that I'm running for the council again.", 'The user is running for the council again.'],
+      ["You won't believe it - I got picked for the regional choir!", 'The user got picked for the regional choir.'],
+      ['For example, I keep a bullet journal for my night shifts.', 'The user keeps a bullet journal for the user\'s night shifts.'],
       // "now" before the "I" goes behind it
       ['Now I coach the under-12 football team on Saturdays.', 'The user now coaches the under-12 football team on Saturdays.'],
       ["Now, I'm saving for a trip to Patagonia.", 'The user is now saving for a trip to Patagonia.'],

@@ -8,7 +8,7 @@
  * |---------------------------------------------------------------|--------------------------------------------|
  * | discourse markers: "Oh, and", "Also,", "Actually,", "By the way,", "Besides,", "In fact,", "Wait,", "To correct myself,", "That reminds me," … (LEADING_FILLER in lexicon.ts) | dropped |
  * | a topic: "Speaking of gardening,", "As for my sister,", "When it comes to coffee,", "Regarding the trip," | dropped |
- * | "I just realized (that)", "I just remembered", "I wanted to mention that" before a first-person statement | dropped: the statement is what follows |
+ * | "I just realized (that)", "I just remembered", "I wanted to mention that", and without "I" "Just wanted to let you know (that)", "Wanted to give you the heads up on …" before a first-person statement | dropped: the statement is what follows |
  * | news announced before a first-person statement: "Great news:", "Good news,", "Big news -", "Exciting update:", "Update:", "Some news:", "The good news is that", "Guess what," | dropped: the statement is what follows |
  * | a companion named before "I": "Noor and I split up" (`companionFirst`) | read as "me and Noor …": "The user and Noor split up." |
  * | a scene: "In March,", "During my trip to Kyoto,", "After the wedding,", "When I was a kid,", "Since I started running,", "For my birthday," … followed by a first-person subject | kept in front of the rewritten clause: "During the user's trip to Kyoto, the user bought a tea set." |
@@ -37,6 +37,8 @@ export const LEADING_TOPIC = new RegExp(
   String.raw`^(?:(?:(?:speaking|talking) (?:of|about)|as for|as regards|regarding|re|about|when it comes to|in terms of|with (?:regards?|respect) to|on the (?:topic|subject) of|as far as)\b[^,.!?]{1,80},|` +
     // "I just realized (that) I …", "I wanted to mention that my …": the statement is what follows
     String.raw`i (?:just |also |suddenly |only )?(?:realized|realised|remembered|noticed|recalled|wanted to (?:mention|say|share|add|tell you|let you know|update you)|should (?:also )?mention|forgot to mention|meant to (?:say|mention|tell you))(?: that)?,?|` +
+    // the same said without "I", as chat does: "Just wanted to give you the heads up on what's been happening - I …"
+    String.raw`(?:just )?wanted to (?:let you know|tell you|update you|share|give you (?:a|the) heads[- ]up(?: on [^,:;.!?–—]{1,60}?)?)(?: that)?\s*[,:\-–—]*|` +
     // news announced before it is told: "Great news: I …", "Exciting update: my …", "The good news is that we …"
     String.raw`(?:the |some |a bit of |a little |an? )?(?:(?:great|good|big|exciting|happy|wonderful|amazing|fun|sad|bad|quick|small|little|major|huge|personal|latest|some)\s+)?(?:news|update)(?:\s+flash)?(?:\s+is(?:\s+that)?|\s*[,:!.\-–—]+)|guess what\s*[?!,:.]*)\s+` +
     SUBJECT_AHEAD,

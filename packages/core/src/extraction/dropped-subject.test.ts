@@ -35,6 +35,9 @@ describe('withDroppedSubject', () => {
     ['Hosted a board game night for the neighbours', 'I hosted a board game night for the neighbours'],
     ['Texted my landlord about the boiler', 'I texted my landlord about the boiler'],
     ['Rented a cabin by the lake for August', 'I rented a cabin by the lake for August'],
+    // "Did" before its object, and a promise with "Will"
+    ['Did a 10K charity run on Sunday', 'I did a 10K charity run on Sunday'],
+    ['Will send you the route tonight', 'I will send you the route tonight'],
     ['Knitted a scarf for my nephew', 'I knitted a scarf for my nephew'],
   ])('%s', (clause, expected) => {
     expect(withDroppedSubject(clause)).toBe(expected);
@@ -53,6 +56,15 @@ describe('withDroppedSubject', () => {
     // how long it has been: a greeting, not the speaker (lexicon.ts strips it)
     'Been a while since we chatted',
     'Been ages, how are the kids',
+    'Been a crazy few days',
+    'Been a tough year for the shop',
+    // a question, a name, and an acknowledgement
+    'Did you see the match?',
+    'Did Anna call you back',
+    'Did the film change how people saw the strike',
+    'Will you be at the market?',
+    'Will Turner owns the bakery',
+    'Will do!',
     'Had they been warned, the ferry would have waited',
     'Had Marek or his brother signed the lease before May',
     // participles and fragments of pasted text

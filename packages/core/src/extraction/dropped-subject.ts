@@ -10,6 +10,8 @@
  * "Can't wait to …" (unless it waits for the other speaker's news: "Can't wait to hear about it") and a
  * past form of a verb of doing (a past tense is no imperative; its object may open with a quote or a count: "Just
  * finished "Dune"", "Ran 5 miles"), optionally after "just", "finally" and the like;
+ * "Did" before its object ("Did a 10K"; not "Did you …?", "Did the film …"), "Will" before a base verb and its
+ * object ("Will send the photos tonight"; not "Will do!" nor "Will you …?"),
  * "Love", "Adore" or "Hate" before an activity ("Love experimenting with spices": said of an activity, a liking is
  * no wish), and "Haven't" before a participle ("Haven't tried the ramen place yet"; not "Haven't talked in a
  * while", a greeting). Not another present verb ("Keep going" is an imperative, "Enjoy exploring the old town" a
@@ -25,7 +27,7 @@
 import { TIME_SPAN } from './lexicon';
 import { isReaction } from './reactions';
 import { IRREGULAR_PAST } from './third-person';
-import { DOING_PASTS } from './verbs';
+import { COMMON_VERBS, DOING_PASTS } from './verbs';
 
 /** Past forms read as the speaker's own: the irregular ones, less those that open a reaction or a report. */
 const NOT_OWN_PAST = new Set([
@@ -61,6 +63,17 @@ const LIKING = /^(?:love|adore|hate)$/;
 /** A participle after "Haven't", not of talking or seeing each other ("Haven't talked in a while"). */
 const HAVENT_DONE = /^(?:(?:yet|ever|really|even|actually)\s+)?(?!(?:talked|chatted|spoken|seen|heard|caught)\b)(?:[a-z]+ed|been|done|gone|had|made|taken|got|gotten|found|bought|tried|read|met|started|finished|decided|written|eaten|driven|ridden|flown|won|lost|left|kept|spent|told)\b/;
 
+/**
+ * A base verb and its object after "Will": the speaker's promise ("Will do that soon", "Will send it tonight"); "Will
+ * do!" alone is an acknowledgement.
+ */
+const WILL_DO = new RegExp(String.raw`^(?:(?:definitely|probably|also|def|totally|surely)\s+)?(?:${[...COMMON_VERBS].join('|')})\s+\w`);
+/**
+ * "Did" before an object that cannot be a subject ("Did an analysis", "Did a 10K"); "Did the film …" and "Did my
+ * mom …" ask a question even without its question mark.
+ */
+const DID_OBJECT = /^(?:a|an|some|\d+)\b/;
+
 /** "Can't wait to …", "Cannot wait for …", capitalised: a sentence's start. */
 const CANT_WAIT = /^(?:Can['’]?t|Cannot|Can not) wait (?:to|for|till|until)\b/;
 
@@ -84,6 +97,10 @@ export function withDroppedSubject(text: string): string {
   if (LIKING.test(verb) && /^[a-z]+ing\b/.test(rest)) return `I ${opening}${space}${rest}`;
   // "Haven't tried prosciutto yet"; "Haven't talked in ages" is a greeting
   if (/^haven['’]?t$/.test(verb) && HAVENT_DONE.test(rest)) return `I ${opening}${space}${rest}`;
+  // "Will do that soon!": a promise; "Will you …?" and "Will Smith …" are not
+  if (verb === 'will' && !/\?\s*$/.test(text) && WILL_DO.test(rest)) return `I ${opening}${space}${rest}`;
+  // "Did an analysis of the poem": "did" before its object; "Did you …?" asks
+  if (verb === 'did' && DID_OBJECT.test(rest) && !/\?\s*$/.test(text)) return `I ${opening}${space}${rest}`;
   if (!rest || !isOwnPast(verb)) return text;
   // "Took some trial and error" is "It took …"; "Got it" is an acknowledgement
   if (REACTION_OBJECT.test(rest.replace(/^["“‘]/, '')) || SUBJECT_AFTER.test(rest) || PARTICIPLE_NEXT.test(rest)) return text;

@@ -75,12 +75,14 @@ export const LEADING_HEDGE = /^(?:(?:i think|i guess|i believe|i suppose|i recko
 
 /** Discourse markers / greetings stripped from the start of a clause. */
 export const LEADING_FILLER =
-  /^(?:(?:hi|hello|hey|hiya|yo|oh|ok|okay|so|well|also|and|but|anyway|anyways|btw|by the way|fyi|actually|honestly|yeah|yes|yep|no|nope|um|uh|umm|hmm|thanks|thank you|haha|lol|plus|fun fact|for context|just so you know|for the record|as i said|like i said|as i mentioned|as mentioned|good morning|good evening|good afternoon|in fact|as a matter of fact|incidentally|interestingly|interestingly enough|funnily enough|funny enough|come to think of it|now that i think about it|to be honest|to be fair|tbh|wait|oh wait|oops|my bad|to correct myself|quick update|one more thing|on that note|on another note|on a related note|on a side note|side note|as a side note|that reminds me|which reminds me|speaking of which|oh yeah|alright|all right|ps|p\.s|the thing is|truth is|the truth is|not gonna lie|not going to lie|ngl)(?: there| again| so much)?\s*[,:!\-–—.]*\s+)+/i;
+  /^(?:(?:hi|hello|hey|hiya|yo|oh|ok|okay|so|well|also|and|but|anyway|anyways|btw|by the way|fyi|actually|honestly|yeah|yes|yep|no|nope|um|uh|umm|hmm|thanks|thank you|haha|lol|plus|fun fact|for context|just so you know|for the record|as i said|like i said|as i mentioned|as mentioned|good morning|good evening|good afternoon|in fact|as a matter of fact|incidentally|interestingly|interestingly enough|funnily enough|funny enough|come to think of it|now that i think about it|to be honest|to be fair|tbh|wait|oh wait|oops|my bad|to correct myself|quick update|one more thing|on that note|on another note|on a related note|on a side note|side note|as a side note|that reminds me|which reminds me|speaking of which|oh yeah|alright|all right|ps|p\.s|the thing is|truth is|the truth is|not gonna lie|not going to lie|ngl|for example|for instance|for sure)(?: there| again| so much)?\s*[,:!\-–—.]*\s+)+/i;
 
 /** How long it has been, in a greeting ("Been a while since we talked"; dropped-subject.ts leaves it alone too). */
 export const TIME_SPAN =
   String.raw`(?:ages|forever|a while|awhile|a (?:long|little) (?:time|while)|too long|so long|` +
-  String.raw`(?:a few|a couple of|several|\d+|two|three|four|five|six) (?:days|weeks|months|years))`;
+  String.raw`(?:a few|a couple of|several|\d+|two|three|four|five|six) (?:days|weeks|months|years)|` +
+  // "Been a crazy few days", "Been a tough year": how the time was, not the speaker
+  String.raw`an? (?:(?:crazy|busy|wild|hectic|long|rough|tough|quiet|fun|great|good|hard|weird|strange|mad|few|couple of)\s+){1,2}(?:days?|weeks?|months?|years?|while|time))`;
 
 /**
  * Greetings and goodbyes said to the other person ("Long time no see", "Good to hear from you", "Have a good one",
@@ -107,7 +109,9 @@ const PHATIC =
   String.raw`(?:just )?(?:check (?:it|this|that|these|them) out|check out (?:this|that|these|the)(?: ${SHOWN})?|` +
   String.raw`(?:(?:take|have) a (?:quick )?look at|look at) (?:this|that|these|the)(?: ${SHOWN})?|` +
   String.raw`(?:take|have) a (?:quick )?look(?: at (?:it|them))?)|` +
-  String.raw`here (?:it is|you go|they are)|here(?:'s|’s| is| are) (?:a|an|one|this|the|some|my) ${SHOWN}`;
+  String.raw`here (?:it is|you go|they are)|here(?:'s|’s| is| are) (?:a|an|one|this|the|some|my) ${SHOWN}|` +
+  // announcing news before telling it: "You won't believe it - I got mentored …"
+  String.raw`you (?:won't|won’t|will not) believe (?:it|this|what happened)|you(?:'ll|’ll| will) never guess(?: what(?: happened)?)?`;
 export const LEADING_PHATIC = new RegExp(String.raw`^(?:(?:${PHATIC})(?:\s*[,:!\-–—.]+\s*|\s+and\s+|\s*$))+`, 'i');
 
 /** Trailing chatter stripped from the end of a clause. */
@@ -130,7 +134,7 @@ export const SMALL_TALK_WORDS = new Set(
 );
 /** First-person acknowledgements that carry no durable information (norm). */
 export const FIRST_PERSON_SMALL_TALK =
-  /^(?:i see|i agree|i understand|i know|i know right|i think so|i guess so|i hope so|i suppose so|i (?:really |just |honestly )?do not (?:really )?know|i do not think so|i am not sure(?: .*)?|i do not know (?:if|whether|what)(?: .*)?|i have no idea|i mean|i am (?:fine|good|ok|okay|great|well|alright|doing (?:well|good|fine|great|ok|okay|alright)|sorry|here|back|ready|done|in|out|listening)|i (?:really )?(?:love|like|appreciate|hate|enjoyed|loved|liked) (?:it|that|this|those|these|them|your \w+)(?: (?:one|idea|answer|suggestion|recipe|a lot|so much|very much))*|i will (?:try|do) (?:it|that|this)|i will check (?:it|that) out|i got it|me too|i am glad|i am happy to hear that|i am sorry to hear that|i have been meaning to (?:ask|tell you|mention)(?: .*)?|i (?:apologi[sz]e|am sorry)(?: for| about)?(?: .*)?)(?:\s+(?:thanks|thank you|too|then|now|a lot|so much))*$/;
+  /^(?:i see|i understand|i know|i know right|i think so|i guess so|i hope so|i suppose so|i (?:really |just |honestly )?do not (?:really )?know|i do not think so|i am not sure(?: .*)?|i do not know (?:if|whether|what)(?: .*)?|i have no idea|i mean|i am (?:fine|good|ok|okay|great|well|alright|doing (?:well|good|fine|great|ok|okay|alright)|sorry|here|back|ready|done|in|out|listening)|i (?:really )?(?:love|like|appreciate|hate|enjoyed|loved|liked) (?:it|that|this|those|these|them|your \w+)(?: (?:one|idea|answer|suggestion|recipe|a lot|so much|very much))*|i will (?:try|do) (?:it|that|this)|i will check (?:it|that) out|i got it|me too|i am glad|i am happy to hear that|i am sorry to hear that|i have been meaning to (?:ask|tell you|mention)(?: .*)?|i (?:apologi[sz]e|am sorry)(?: for| about)?(?: .*)?|i (?:totally |completely |really |definitely )?(?:get|understand|feel) (?:it|that|you|what you mean)|i (?:totally |completely )?agree|i could not agree (?:more|with you more)|i am (?:always )?here (?:for|to support) you(?: anytime| always| no matter what)?|i will keep you (?:posted|updated|in the loop)|i will let you know|i have (?:got )?to go(?: now)?(?:,? bye)?|i can tell)(?:,\s*[a-z]+)?(?:\s+(?:thanks|thank you|too|then|now|a lot|so much))*$/;
 
 /** Questions / requests to the assistant (norm, checked at clause start). */
 export const QUESTION_START =

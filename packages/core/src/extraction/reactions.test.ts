@@ -47,6 +47,11 @@ describe('isReaction', () => {
     'Great chatting with you as always.',
     'Nice to talk again.',
     'Great to hear it!',
+    // what is thanked for, once "Thanks" went as an opener
+    'for always being there for me',
+    'for letting me help, Maria.',
+    'for believing in me!',
+    'for the offer, Dave.',
   ])('%s', (clause) => {
     expect(isReaction(clause)).toBe(true);
   });
@@ -81,6 +86,9 @@ describe('isReaction', () => {
     'Sending the recipe now, it uses lots of ginger.',
     'Talking to my landlord about the leak tomorrow.',
     'to talk again about the lease next week',
+    // a topic, and news after the thanks
+    'For hiking, boots with ankle support are best.',
+    "for asking, they're good - we got another cat named Bailey too",
   ])('%s', (clause) => {
     expect(isReaction(clause)).toBe(false);
   });
@@ -119,6 +127,18 @@ describe('greetings and goodbyes to the other speaker', () => {
       expect(extract('Tomas', content)).toEqual([]);
     },
   );
+
+  it.each(['I totally get it, Priya.', "I couldn't agree more!", "I'm always here for you.", "I'll keep you posted!", 'I have to go, bye.', 'I can tell.'])(
+    'the acknowledgement "%s" is no memory',
+    (content) => {
+      expect(extract('Tomas', content)).toEqual([]);
+    },
+  );
+
+  it('an acknowledgement that goes on to say something is kept', () => {
+    expect(extract('Tomas', "I'm here for the regatta until Sunday.")).toEqual([expect.stringMatching(/^Tomas is here for the regatta\b/)]);
+    expect(extract('Tomas', 'I get that people hate the new bus route.')).toEqual([expect.stringMatching(/^Tomas gets that people hate the new bus route\b/)]);
+  });
 
   it('a statement after a greeting is the speaker\'s own, without the greeting', () => {
     const contents = extract('Tomas', 'Long time no chat - I adopted a greyhound from the shelter in Kendal last week.');

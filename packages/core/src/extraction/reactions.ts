@@ -44,7 +44,11 @@ const COURTESY = new RegExp(
   String.raw`^(?:congrats|congratulations|cheers|kudos|bravo|(?:good|best of) luck|well done|way to go|keep it up|keep up the (?:good|great|hard|amazing|awesome|fantastic) work|` +
     // "thanks to my sister, …" and "for the past year, …" open news: only the thing thanked for
     String.raw`thanks(?! to)|thank you|for (?:sharing|having|being|showing|your|the (?:[\w'’-]+ )?` +
-    String.raw`(?:advice|tips?|support|help|recommendations?|suggestions?|encouragement|kind words|reminder|invite|invitation|info|update|pics?|pictures?|photos?))|` +
+    String.raw`(?:advice|tips?|support|help|recommendations?|suggestions?|encouragement|kind words|reminder|invite|invitation|info|update|pics?|pictures?|photos?|` +
+    String.raw`offer|sympathy|push|understanding|resources|luck|kindness|motivation|inspiration|heads-up|heads up|shout-?out))|` +
+    // what is thanked for, with "thanks" gone as an opener: "for always being there", "for believing in me", "for
+    // letting me help, Maria"; with nothing after it but a name (not "For hiking, boots are best")
+    String.raw`for (?:always |just |all |everything )?[a-z]+ing\b(?=[^,;:–—]*(?:,\s*\p{Lu}[\p{L}'’-]*)?[\s.!]*$)|` +
     String.raw`glad (?:to hear|you|your|that you|it|for)|(?:glad|happy) to help|(?:(?:really|truly|so|totally) )?appreciate (?:it|that|this|you|your)|` +
     // good wishes to the other speaker: "Wishing you all the best", "Sending healing vibes", "Hope all is well"
     String.raw`wishing (?:you|y['’]?all)|wish you (?:all the best|the best|luck|good luck|well)|` +
@@ -65,7 +69,7 @@ const COURTESY = new RegExp(
     // looking forward to the next talk or to hearing about it, not to something of the speaker's own
     String.raw`looking forward to (?:it|that|this|them|(?:the|our) next (?:chat|talk|catch-up|one)|(?:chatting|talking|catching up)(?: again)?|` +
     String.raw`hearing (?:more|about it|from you|all about it)|seeing (?:it|them|you|the pics?|the photos?|the pictures?)))\b`,
-  'i',
+  'iu',
 );
 
 function contentWordCount(text: string): number {
