@@ -19,6 +19,12 @@ describe('withGroupMembers', () => {
     expect(stems('Which streaming services do I pay for?')).toEqual(expect.arrayContaining(analyze('Netflix Hulu Disney+')));
     expect(stems('How many food delivery apps have I tried?')).toEqual(expect.arrayContaining(analyze('DoorDash Grubhub')));
     expect(stems('Where do I post my photos on social media?')).toEqual(expect.arrayContaining(analyze('Instagram TikTok')));
+    // family members are named by their relation: "my brother", "my mom", "the kids"
+    expect(stems('Which family members visited me over the holidays?')).toEqual(expect.arrayContaining(analyze('brother mom kids')));
+  });
+
+  it('takes "family" alone as a word of its own ("a family trip", "her family supporting her")', () => {
+    expect(stems('Where did I go on my last family trip?')).toEqual(analyze('Where did I go on my last family trip?'));
   });
 
   it('names a kind of service by both its words', () => {

@@ -6,7 +6,8 @@
  * sense of it at all. So a group word in the query also matches its members' words, each with its own BM25
  * weight (a rare member word weighs more, as a rare query word would).
  *
- * Only closed groups whose members are few and named the same way by everyone: family by relation, pets,
+ * Only closed groups whose members are few and named the same way by everyone: family by relation ("family
+ * members" as a whole; "family" alone is a word of its own: "a family trip", "her family supported her"), pets,
  * musical instruments, and the units a measure is stated in ("What was the total weight of the feed I bought?" →
  * "20 pounds of scratch grains"; "distance" → miles; not "far", which "so far" asks about counts). Open groups
  * ("hobbies", "sports", "foods") have too many members to list, and a partial list would favour the members it
@@ -31,6 +32,7 @@ const GROUPS: Array<[groups: string, members: string]> = [
   ['kids|children', 'son sons daughter daughters'],
   ['grandparents', 'grandmother grandma grandfather grandpa'],
   ['grandchildren|grandkids', 'grandson grandsons granddaughter granddaughters'],
+  ['family members|family member', 'fam kids children son sons daughter daughters husband wife mom dad mother father parents brother brothers sister sisters grandma grandpa'],
   ['pets|pet', 'dog dogs puppy cat cats kitten fish hamster rabbit parrot'],
   ['instruments|instrument', 'guitar piano violin cello drums ukulele flute saxophone trumpet clarinet harp keyboard'],
   ['weight|weigh|weighs|weighed', 'pound pounds lb lbs kilogram kilograms kg kilo kilos ounce ounces oz ton tons gram grams'],
