@@ -97,13 +97,16 @@ export function withDroppedSubject(text: string): string {
   if (LIKING.test(verb) && /^[a-z]+ing\b/.test(rest)) return `I ${opening}${space}${rest}`;
   // "Haven't tried prosciutto yet"; "Haven't talked in ages" is a greeting
   if (/^haven['’]?t$/.test(verb) && HAVENT_DONE.test(rest)) return `I ${opening}${space}${rest}`;
-  // "Will do that soon!": a promise; "Will you …?" and "Will Smith …" are not
-  if (verb === 'will' && !/\?\s*$/.test(text) && WILL_DO.test(rest)) return `I ${opening}${space}${rest}`;
-  // "Did an analysis of the poem": "did" before its object; "Did you …?" asks
-  if (verb === 'did' && DID_OBJECT.test(rest) && !/\?\s*$/.test(text)) return `I ${opening}${space}${rest}`;
+  // "Will do that soon!": a promise, and "Did an analysis of the poem": "did" before its object; "Will you …?",
+  // "Will Smith …" and "Did you …?" are not
+  const asks = /\?\s*$/.test(text);
+  const promiseOrDeed = (verb === 'will' && WILL_DO.test(rest)) || (verb === 'did' && DID_OBJECT.test(rest));
+  if (promiseOrDeed && !asks) return `I ${opening}${space}${rest}`;
   if (!rest || !isOwnPast(verb)) return text;
   // "Took some trial and error" is "It took …"; "Got it" is an acknowledgement
-  if (REACTION_OBJECT.test(rest.replace(/^["“‘]/, '')) || SUBJECT_AFTER.test(rest) || PARTICIPLE_NEXT.test(rest)) return text;
+  // (a quoted "it" too: 'Got "it"')
+  const object = rest.replace(/^["“‘]/, '');
+  if (REACTION_OBJECT.test(object) || SUBJECT_AFTER.test(rest) || PARTICIPLE_NEXT.test(rest)) return text;
   if (verb === 'took' && TOOK_EFFORT.test(rest)) return text;
   return `I ${opening}${space}${rest}`;
 }

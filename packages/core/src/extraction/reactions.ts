@@ -36,9 +36,9 @@ const EVALUATION = new RegExp(
 /**
  * Congratulations, thanks, good wishes and hopes for the other speaker ("Wishing you all the best", "Hope all is
  * well"; not "Hope my brother gets the job"), "glad you …" and the talk itself ("Great chatting with you"): the
- * whole clause is the reaction. Not encouragement ("Keep
- * at it and never forget your dreams"): what one friend advises another is asked about. Not "glad to be
- * home" or "hoping to move in June", which say something about the speaker.
+ * whole clause is the reaction. Not encouragement ("Keep at it and never forget your dreams"): what one friend
+ * advises another is asked about. Not "glad to be home" or "hoping to move in June", which say something about the
+ * speaker.
  */
 const COURTESY = new RegExp(
   String.raw`^(?:congrats|congratulations|cheers|kudos|bravo|(?:good|best of) luck|well done|way to go|keep it up|keep up the (?:good|great|hard|amazing|awesome|fantastic) work|` +
