@@ -21,6 +21,7 @@ import { PASSAGE_CATEGORY, RELEVANCE_FLOOR, type RankFilters, rankLayers } from 
 import { LOCAL_ENCODER_MODEL } from '../embeddings/local-encoder';
 import { healMissingEmbeddings } from '../embeddings/store';
 import { healMissingAnalysis } from './heal-analysis';
+import { USER_ENTITY } from '../extraction/compose';
 import { announceModeChange, consumeBudget, quotaFields, readQuotaStateAndUser } from '../quota/usage';
 
 /** DEGRADED_RETRIEVE (docs/quotas.md): at most this many memories, and no call to the embeddings endpoint. */
@@ -87,7 +88,12 @@ function embeddingFloor(set: HotUserSet): number {
   return set.embeddingModel === LOCAL_ENCODER_MODEL ? RELEVANCE_FLOOR.local : RELEVANCE_FLOOR.embedding;
 }
 
-/** The entity names of the user's memories that the query mentions (word n-grams up to 4 words). */
+/**
+ * The entity names of the user's memories that the query mentions (word n-grams up to 4 words). Not "the user":
+ * extraction keeps the user as the node their relations hang on (extraction/compose.ts), so most memories are linked
+ * to it, and a tenant's question about "the user" ("Which books has the user read?") would match them all, past the
+ * relevance floor.
+ */
 export function queryEntities(query: string, names: Set<string>): string[] {
   if (names.size === 0) return [];
   const words = query.toLowerCase().match(/[\p{L}\p{N}&'-]+/gu) ?? [];
@@ -96,7 +102,7 @@ export function queryEntities(query: string, names: Set<string>): string[] {
     let gram = '';
     for (let n = 0; n < 4 && i + n < words.length; n++) {
       gram = n === 0 ? words[i].replace(/'s$/, '') : `${gram} ${words[i + n].replace(/'s$/, '')}`;
-      if (names.has(gram)) found.add(gram);
+      if (names.has(gram) && gram !== USER_ENTITY) found.add(gram);
     }
   }
   return [...found];
