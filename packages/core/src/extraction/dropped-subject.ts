@@ -67,7 +67,10 @@ const HAVENT_DONE = /^(?:(?:yet|ever|really|even|actually)\s+)?(?!(?:talked|chat
  * A base verb and its object after "Will": the speaker's promise ("Will do that soon", "Will send it tonight"); "Will
  * do!" alone is an acknowledgement.
  */
-const WILL_DO = new RegExp(String.raw`^(?:(?:definitely|probably|also|def|totally|surely)\s+)?(?:${[...COMMON_VERBS].join('|')})\s+\w`);
+function promisesToDo(rest: string): boolean {
+  const [verb, ...after] = rest.replace(/^(?:definitely|probably|also|def|totally|surely)\s+/, '').split(/\s+/);
+  return COMMON_VERBS.has(verb) && /\w/.test(after.join(' '));
+}
 /**
  * "Did" before an object that cannot be a subject ("Did an analysis", "Did a 10K"); "Did the film …" and "Did my
  * mom …" ask a question even without its question mark.
@@ -100,7 +103,7 @@ export function withDroppedSubject(text: string): string {
   // "Will do that soon!": a promise, and "Did an analysis of the poem": "did" before its object; "Will you …?",
   // "Will Smith …" and "Did you …?" are not
   const asks = /\?\s*$/.test(text);
-  const promiseOrDeed = (verb === 'will' && WILL_DO.test(rest)) || (verb === 'did' && DID_OBJECT.test(rest));
+  const promiseOrDeed = (verb === 'will' && promisesToDo(rest)) || (verb === 'did' && DID_OBJECT.test(rest));
   if (promiseOrDeed && !asks) return `I ${opening}${space}${rest}`;
   if (!rest || !isOwnPast(verb)) return text;
   // "Took some trial and error" is "It took …"; "Got it" is an acknowledgement
