@@ -82,6 +82,10 @@ export interface CandidateIndex {
     /** When each item was said (observedAt, else createdAt). */
     said: Float64Array;
     feedback: Float64Array;
+    /** Each item's conversation (source event) as a number from 0, -1 for an item without one. */
+    conversation: Int32Array;
+    /** How many conversations the items come from. */
+    conversations: number;
   };
   /** The newest `said` of the index (-Infinity when empty): "now" on the user's timeline. */
   newestSaid: number;
@@ -114,7 +118,10 @@ export function buildIndex(
     importance: new Float64Array(n),
     said: new Float64Array(n),
     feedback: new Float64Array(n),
+    conversation: new Int32Array(n),
+    conversations: 0,
   };
+  const conversationOf = new Map<string, number>();
   let newestSaid = Number.NEGATIVE_INFINITY;
   const indexed: IndexedMemory[] = [];
   const lines: string[] = [];
@@ -151,9 +158,16 @@ export function buildIndex(
     columns.said[i] = m.observedAt ?? m.createdAt;
     if (columns.said[i] > newestSaid) newestSaid = columns.said[i];
     columns.feedback[i] = RANKING.feedbackWeight * Math.tanh(m.feedbackScore ?? 0);
+    let conversation = -1;
+    if (m.sourceEventId) {
+      conversation = conversationOf.get(m.sourceEventId) ?? conversationOf.size;
+      conversationOf.set(m.sourceEventId, conversation);
+    }
+    columns.conversation[i] = conversation;
     indexed.push(item);
   });
   offsets[n] = at;
+  columns.conversations = conversationOf.size;
   return { memories: indexed, text: lines.join('\n'), offsets, postings: new Map(), avgLength: n ? total / n : 0, vectors, columns, newestSaid };
 }
 

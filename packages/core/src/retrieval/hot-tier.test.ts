@@ -172,14 +172,15 @@ describe('HotTier: a memory is linked to the person who said its message', () =>
   });
 
   it("ranks what the person the question names said above what someone else said to them", () => {
-    // by the words alone Tariq's remark about Lena matches a little better (shorter, the same query words)
+    // by the words alone Tariq's remark about Lena matches a little better (shorter, the same query words); each
+    // is the only memory of its conversation, so neither takes a share of the other's words (score-layer.ts)
     const rows = [
-      memory('m1', 'Tariq thinks Lena is ready for the autumn marathon.', 1, ['lena', 'tariq']),
-      memory('m2', 'Lena has started training with a running club near the harbour for the autumn marathon.', 0, ['lena']),
+      memory('m1', 'Tariq thinks Lena is ready for the autumn marathon.', 1, ['lena', 'tariq'], 'e1'),
+      memory('m2', 'Lena has started training with a running club near the harbour for the autumn marathon.', 0, ['lena'], 'e2'),
     ];
     const passages = [
-      passage({ message_index: 0, role: 'user', speaker: 'Lena', content: 'I am training for a marathon.' }),
-      passage({ message_index: 1, role: 'user', speaker: 'Tariq', content: 'Lena, the marathon in the autumn suits you!' }),
+      passage({ source_event_id: 'e2', message_index: 0, role: 'user', speaker: 'Lena', content: 'I am training for a marathon.' }),
+      passage({ source_event_id: 'e1', message_index: 1, role: 'user', speaker: 'Tariq', content: 'Lena, the marathon in the autumn suits you!' }),
     ];
     const ranked = (set: ReturnType<HotTier['build']>) =>
       rankLayers({ memories: set.index, passages: null }, 'What about Lena and the autumn marathon?', {}, 10, now, { entities: ['lena'] }).map(

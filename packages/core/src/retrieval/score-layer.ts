@@ -141,6 +141,7 @@ export function scoreCandidates(
     if (s > 0) matched[i] = 1;
     lexical[i] = s > 0 ? w.lexicalWeight * (s / (s + w.lexicalSaturation)) : 0;
   }
+  if (w.conversationShare > 0) shareConversationBest(idx, lexical, matched, w.conversationShare);
   // entity matches: only the items linked to an entity the query names
   const queryEntities = signals.entities?.length ? signals.entities : null;
   const entity = new Float64Array(n);
@@ -243,6 +244,32 @@ export function scoreCandidates(
   }
   for (let i = 0; i < n; i++) if (!seeded[i]) consider(i);
   return top;
+}
+
+/**
+ * An item's lexical term moves toward the best one of its conversation (its source event): (1 − share) × its own
+ * + share × the best, for an item that shares a word with the query; the best item keeps its own, so a layer's
+ * top score does not grow. What one message says is often short of the question's words while its conversation
+ * holds them: "What does Priya do with her bees?" is answered by "Priya also likes watching them at dusk", said
+ * in the conversation where the bees are named, and a memory of another conversation that shares "Priya" and
+ * one more word no longer goes first. Among the items that match the question, those of the conversation that
+ * matches it best rise (cluster-based smoothing: a passage scored with its document). An item that matches on
+ * no word of the query is not lifted: the conversation orders what matches, it makes nothing match. Within one
+ * conversation the order by words is kept, with their differences 1 − share as large against the other terms.
+ */
+function shareConversationBest(idx: CandidateIndex, lexical: Float64Array, matched: Uint8Array, share: number): void {
+  const { conversation, conversations } = idx.columns;
+  if (conversations === 0) return;
+  const best = new Float64Array(conversations);
+  const n = lexical.length;
+  for (let i = 0; i < n; i++) {
+    const c = conversation[i];
+    if (c >= 0 && lexical[i] > best[c]) best[c] = lexical[i];
+  }
+  for (let i = 0; i < n; i++) {
+    const c = conversation[i];
+    if (c >= 0 && matched[i] && lexical[i] > 0) lexical[i] += share * (best[c] - lexical[i]);
+  }
 }
 
 /**

@@ -5,7 +5,9 @@
  *   memory  = 0.5 × lexical + 0.25 × semantic + 0.1 × importance + 0.02 × recency + 0.05 × entity + feedback
  *   passage = 0.5 × lexical + 0.25 × semantic + 0.02 × recency + 0.05 × entity + 0.1 (passage bias)
  *
- * lexical: BM25 within the item's own layer (Snowball stems), mapped into [0, 1) by s / (s + saturation);
+ * lexical: BM25 within the item's own layer (Snowball stems), mapped into [0, 1) by s / (s + saturation); a
+ *   memory's is then 0.6 × its own + 0.4 × the best of its conversation's memories (`conversationShare`,
+ *   score-layer.ts), when it shares a stem with the query;
  * semantic: cosine (clamped at 0) between sentence vectors: the configured embeddings model's when the
  *   item and the query both have one, else the offline vectors stored with the item;
  * importance: the memory's current importance (lifecycle-adjusted, docs/lifecycle.md); passages have none

@@ -11,6 +11,12 @@ export interface LayerWeights {
   bias: number;
   /** s / (s + saturation) maps an unbounded BM25 score into [0, 1). */
   lexicalSaturation: number;
+  /**
+   * The share of an item's lexical term taken from the best lexical term of its conversation (its source event)
+   * in the same layer: (1 − share) × its own + share × the conversation's best, for an item that shares a word
+   * with the query. score-layer.ts says why; 0 leaves every item its own.
+   */
+  conversationShare: number;
 }
 
 export const MEMORY_WEIGHTS: LayerWeights = {
@@ -22,6 +28,8 @@ export const MEMORY_WEIGHTS: LayerWeights = {
   feedbackWeight: 0.05,
   bias: 0,
   lexicalSaturation: 2,
+  // measured at 0.25 / 0.4 / 0.6 (BENCHMARKS.md, 2026-12-07, forty-fourth)
+  conversationShare: 0.4,
 };
 
 export const PASSAGE_WEIGHTS: LayerWeights = {
@@ -35,6 +43,9 @@ export const PASSAGE_WEIGHTS: LayerWeights = {
   feedbackWeight: 0,
   bias: 0.1,
   lexicalSaturation: 4,
+  // a conversation's passages are mostly the assistant's replies on its topic: lifted with their best, they
+  // took the places of other conversations' evidence (LongMemEval turn recall_all@5 74.9 → 72.9)
+  conversationShare: 0,
 };
 
 export const RANKING = {
