@@ -141,7 +141,8 @@ export function scoreCandidates(
     if (s > 0) matched[i] = 1;
     lexical[i] = s > 0 ? w.lexicalWeight * (s / (s + w.lexicalSaturation)) : 0;
   }
-  if (w.conversationShare > 0) shareConversationBest(idx, lexical, matched, w.conversationShare);
+  const passes = filterOf(filters, idx.memories);
+  if (w.conversationShare > 0) shareConversationBest(idx, lexical, matched, passes, w.conversationShare);
   // entity matches: only the items linked to an entity the query names
   const queryEntities = signals.entities?.length ? signals.entities : null;
   const entity = new Float64Array(n);
@@ -205,7 +206,6 @@ export function scoreCandidates(
     if (semantic >= floor) matched[i] = 1;
     return base[i] + (semantic > 0 ? w.semanticWeight * semantic : 0);
   };
-  const passes = filterOf(filters, idx.memories);
   const answer = prepared.answer;
   const answerBonus = answer ? RANKING.answerKindWeight : 0;
   // the best `limit`, kept in a list sorted best first (limit is small: at most 2 × 50 + 5)
@@ -256,15 +256,23 @@ export function scoreCandidates(
  * matches it best rise (cluster-based smoothing: a passage scored with its document). An item that matches on
  * no word of the query is not lifted: the conversation orders what matches, it makes nothing match. Within one
  * conversation the order by words is kept, with their differences 1 − share as large against the other terms.
+ * The best is taken among the items the retrieve's filters let through: what a filter holds back (another agent's
+ * memory, a category not granted) does not order what is returned.
  */
-function shareConversationBest(idx: CandidateIndex, lexical: Float64Array, matched: Uint8Array, share: number): void {
+function shareConversationBest(
+  idx: CandidateIndex,
+  lexical: Float64Array,
+  matched: Uint8Array,
+  passes: (i: number) => boolean,
+  share: number,
+): void {
   const { conversation, conversations } = idx.columns;
   if (conversations === 0) return;
   const best = new Float64Array(conversations);
   const n = lexical.length;
   for (let i = 0; i < n; i++) {
     const c = conversation[i];
-    if (c >= 0 && lexical[i] > best[c]) best[c] = lexical[i];
+    if (c >= 0 && lexical[i] > best[c] && passes(i)) best[c] = lexical[i];
   }
   for (let i = 0; i < n; i++) {
     const c = conversation[i];
