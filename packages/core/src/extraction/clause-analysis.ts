@@ -8,6 +8,7 @@ import { isSupportReport } from './support-patterns';
 import type { MemoryCategory } from '../categories';
 import {
   ADDRESSES_ASSISTANT,
+  ANNOUNCES_QUESTION,
   FIRST_PERSON_SMALL_TALK,
   FIRST_PERSON_START,
   HEDGE,
@@ -143,6 +144,12 @@ function endSentence(text: string): string {
   return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[?"”’)]$/.test(t) ? '' : '.'}`;
 }
 
+/**
+ * A leading reason whose body is the speaker's own statement: "Since I've been …", "Because my …", "Now that I …"
+ * ("Since we were discussing …" is about the conversation: not kept).
+ */
+const REASON_FRAME = /^(?:since|because|as|now that)\s+((?:i|i'm|i’m|i've|i’ve|my)\s.+)$/i;
+
 export function analyseClause(clause: Clause, voice: Voice = DEFAULT_VOICE, opts: ClauseOptions = {}): ClauseOutcome {
   const raw = clause.text.trim();
   if (REDACTED.test(raw)) return { kind: 'skip', reason: 'redacted_secret' };
@@ -167,6 +174,11 @@ export function analyseClause(clause: Clause, voice: Voice = DEFAULT_VOICE, opts
     timeLed = time !== null;
     conditional = CONDITIONAL_FRAME.test(timePrefix);
     text = rest;
+  }
+  if (ANNOUNCES_QUESTION.test(normalise(text))) {
+    // "Since I've been taking classes for a while, I'm curious, …": the reason is the statement
+    const reason = REASON_FRAME.exec(timePrefix);
+    return reason ? analyseClause({ text: reason[1], question: false }, voice, opts) : { kind: 'skip', reason: 'small_talk' };
   }
   const resolved = opts.resolvePronoun?.(text);
   // the pronouns like the one resolved name the same thing again ("… keeping them under my bed, and they're …")
