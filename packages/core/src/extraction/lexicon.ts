@@ -188,7 +188,7 @@ export const TRANSIENT_MOOD = new RegExp(
 export const TRANSIENT_STATE = new RegExp(
   STATE_PREFIX +
     `(?:home|back|here|in a (?:meeting|hurry|rush|call)|on (?:my|the) way|on a (?:break|call|train|bus|plane)|at (?:the|a|work|home|school|the office|my desk)\\b|` +
-    `going to bed|going to sleep|going out|getting ready|wondering|curious|trying to figure out|not feeling well|feeling)\\b`,
+    `going to bed|going to sleep|going out|getting ready|wondering|curious(?! about)|trying to figure out|not feeling well|feeling)\\b`,
 );
 
 /** Redacted secrets inserted by the ingestion layer. */

@@ -74,3 +74,13 @@ describe('thanks for what was suggested, and talk about the chat itself', () => 
     expect(r.memories.map((m) => m.content)).toEqual(['The user loves the garden the user\'s grandfather planted.']);
   });
 });
+
+describe('curiosity about a topic (lexicon.ts TRANSIENT_STATE)', () => {
+  it('keeps what the user is curious about, with or without "also", and skips curiosity alone', () => {
+    const r = run("I'm curious about the history of antique clocks.", "I'm also curious about Vienna's coffee culture.", "I'm curious.");
+    expect(r.memories.map((m) => m.content)).toEqual([
+      'The user is curious about the history of antique clocks.',
+      "The user is also curious about Vienna's coffee culture.",
+    ]);
+  });
+});
