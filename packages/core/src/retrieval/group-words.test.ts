@@ -21,6 +21,15 @@ describe('withGroupMembers', () => {
     expect(stems('Where do I post my photos on social media?')).toEqual(expect.arrayContaining(analyze('Instagram TikTok')));
     // family members are named by their relation: "my brother", "my mom", "the kids"
     expect(stems('Which family members visited me over the holidays?')).toEqual(expect.arrayContaining(analyze('brother mom kids')));
+    // and relatives by theirs, also outside the household: "my cousin's wedding", "my aunt's farm"
+    expect(stems('Which of my relatives got married this year?')).toEqual(expect.arrayContaining(analyze('cousin aunt uncle nephew mom')));
+    expect(stems('Which family members did I see?')).toEqual(expect.arrayContaining(analyze('cousin niece')));
+    // a life event is named by what it is: "my cousin's wedding"
+    expect(stems('Which life events did I celebrate this spring?')).toEqual(expect.arrayContaining(analyze('wedding graduation funeral')));
+  });
+
+  it('takes "relative" in the singular as a word of its own ("relative humidity")', () => {
+    expect(stems('What is the relative humidity in my greenhouse?')).toEqual(analyze('What is the relative humidity in my greenhouse?'));
   });
 
   it('takes "family" alone as a word of its own ("a family trip", "her family supporting her")', () => {

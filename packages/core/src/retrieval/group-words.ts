@@ -7,11 +7,12 @@
  * weight (a rare member word weighs more, as a rare query word would).
  *
  * Only closed groups whose members are few and named the same way by everyone: family by relation ("family
- * members" as a whole; "family" alone is a word of its own: "a family trip", "her family supported her"), pets,
- * musical instruments, and the units a measure is stated in ("What was the total weight of the feed I bought?" →
- * "20 pounds of scratch grains"; "distance" → miles; not "far", which "so far" asks about counts). Open groups
- * ("hobbies", "sports", "foods") have too many members to list, and a partial list would favour the members it
- * names.
+ * members" and "relatives" as a whole, cousins, aunts and uncles too; "family" alone is a word of its own: "a
+ * family trip", "her family supported her"), pets, musical instruments, and the units a measure is stated in
+ * ("What was the total weight of the feed I bought?" → "20 pounds of scratch grains"; "distance" → miles; not
+ * "far", which "so far" asks about counts). Open groups ("hobbies", "sports", "foods") have too many members to
+ * list, and a partial list would favour the members it names. A family's life events are few and named alike
+ * (a wedding, a funeral, a graduation).
  *
  * The kinds of consumer service people name by brand are closed groups too ("Which streaming service did I start
  * using most recently?" → "a documentary I saw on Disney+"; "Which food delivery apps have I used?" → "my weekends
@@ -26,13 +27,20 @@ import { analyze, contentWords } from '../text/terms';
  * kids"), while the singular of a relation names a role or a time ("became a parent", "when I was a kid"). A pet
  * and an instrument are the same thing in the singular ("my pet", "which instrument").
  */
+/** The relations outside the household a family member is also named by: "my cousin's wedding", "my aunt". */
+const EXTENDED_FAMILY = 'cousin cousins aunt aunts uncle uncles niece nieces nephew nephews';
+
 const GROUPS: Array<[groups: string, members: string]> = [
   ['siblings', 'brother brothers sister sisters'],
   ['parents', 'mother mom mum father dad'],
   ['kids|children', 'son sons daughter daughters'],
   ['grandparents', 'grandmother grandma grandfather grandpa'],
   ['grandchildren|grandkids', 'grandson grandsons granddaughter granddaughters'],
-  ['family members|family member', 'fam kids children son sons daughter daughters husband wife mom dad mother father parents brother brothers sister sisters grandma grandpa'],
+  ['family members|family member', `fam kids children son sons daughter daughters husband wife mom dad mother father parents brother brothers sister sisters grandma grandpa ${EXTENDED_FAMILY}`],
+  // "relatives" in the plural only: "relative" is also an adjective ("relative humidity")
+  ['relatives', `mom dad mother father parents brother brothers sister sisters grandma grandpa grandmother grandfather ${EXTENDED_FAMILY}`],
+  // the occasions a family marks, named by what they are: "my cousin's wedding", "my nephew's graduation"
+  ['life event|life events', 'wedding weddings engagement funeral funerals graduation birth retirement divorce christening baptism'],
   ['pets|pet', 'dog dogs puppy cat cats kitten fish hamster rabbit parrot'],
   ['instruments|instrument', 'guitar piano violin cello drums ukulele flute saxophone trumpet clarinet harp keyboard'],
   ['weight|weigh|weighs|weighed', 'pound pounds lb lbs kilogram kilograms kg kilo kilos ounce ounces oz ton tons gram grams'],
