@@ -175,16 +175,16 @@ export function analyseClause(clause: Clause, voice: Voice = DEFAULT_VOICE, opts
     conditional = CONDITIONAL_FRAME.test(timePrefix);
     text = rest;
   }
-  if (ANNOUNCES_QUESTION.test(normalise(text))) {
-    // "Since I've been taking classes for a while, I'm curious, …": the reason is the statement
-    const reason = REASON_FRAME.exec(timePrefix);
-    return reason ? analyseClause({ text: reason[1], question: false }, voice, opts) : { kind: 'skip', reason: 'small_talk' };
-  }
   const resolved = opts.resolvePronoun?.(text);
   // the pronouns like the one resolved name the same thing again ("… keeping them under my bed, and they're …")
   const sameReferent = resolved ? resolvedPronouns(text, resolved) : null;
   if (resolved) text = resolved;
   const norm = normalise(text);
+  if (ANNOUNCES_QUESTION.test(norm)) {
+    // "Since I've been taking classes for a while, I'm curious, …": the reason is the statement
+    const reason = REASON_FRAME.exec(timePrefix);
+    return reason ? analyseClause({ text: reason[1], question: false }, voice, opts) : { kind: 'skip', reason: 'small_talk' };
+  }
   if (clause.question || QUESTION_START.test(norm)) return { kind: 'skip', reason: 'question' };
   if (FIRST_PERSON_SMALL_TALK.test(norm)) return { kind: 'skip', reason: 'small_talk' };
   if (wordCount(norm) < 3) return { kind: 'skip', reason: 'too_short' };

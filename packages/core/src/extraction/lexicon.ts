@@ -132,13 +132,10 @@ export const SMALL_TALK_WORDS = new Set(
     'makes sense true interesting lovely sweet brilliant fantastic ha omg oops sorry and same back at'
   ).split(' '),
 );
-/**
- * First-person acknowledgements that carry no durable information (norm). A promise to look at or remember what the
- * other speaker just suggested says nothing of its own ("I'll definitely check them out!", "I'll keep those tips
- * in mind"); with more after it, it is kept ("I'll keep that in mind when I repot the figs").
- */
+/** The words for what the other speaker suggested. */
+const SUGGESTION_NOUNS = 'tips|suggestions|ideas|points|recommendations|pointers|things|factors|considerations|options|resources|steps|strategies|questions|precautions|reminders|warnings';
 /** What the other speaker suggested, named as such: "those tips", "some of your ideas", "all of that". */
-const SUGGESTIONS = String.raw`(?:all (?:of )?(?:that|this|those|these)|(?:(?:some|all|a few) (?:of )?)?(?:those|these|your|the)(?: \w+)? (?:tips|suggestions|ideas|points|recommendations|pointers|things|factors|considerations|options|resources|steps|strategies|questions|precautions|reminders|warnings))`;
+const SUGGESTIONS = String.raw`(?:all (?:of )?(?:that|this|those|these)|(?:(?:some|all|a few) (?:of )?)?(?:those|these|your|the)(?: \w+)? (?:${SUGGESTION_NOUNS}))`;
 /** The same, or a pronoun: "it", "them". */
 const SUGGESTED = String.raw`(?:it|that|this|them|those|these|${SUGGESTIONS})`;
 /**
@@ -149,7 +146,12 @@ const SUGGESTED = String.raw`(?:it|that|this|them|those|these|${SUGGESTIONS})`;
  */
 const PROMISE = String.raw`(?:i will|i would love to|i am going to|i am gonna|i will have to|i might|i should)(?: (?:definitely|certainly|surely|also|for sure|probably|totally|really))? (?:(?:check|try) ${SUGGESTED} out|(?:check|try) out ${SUGGESTIONS}|try ${SUGGESTIONS}|give ${SUGGESTIONS} a (?:try|shot|go|look)|look into ${SUGGESTIONS}|(?:keep|bear) ${SUGGESTED} in mind)`;
 /** Thanks after an acknowledgement: "…, thanks for the tips!" */
-const THANKS_FOR = String.raw`(?:,?\s*(?:thanks|thank you)(?: so much| a lot)? for (?:the|your|all the|all your|these|those|this|that)(?: \w+)? (?:tips|suggestions|ideas|points|recommendations|pointers|things|factors|considerations|options|resources|steps|strategies|questions|precautions|reminders|warnings|help|info|information|advice))?`;
+const THANKS_FOR = String.raw`(?:,?\s*(?:thanks|thank you)(?: so much| a lot)? for (?:the|your|all the|all your|these|those|this|that)(?: \w+)? (?:${SUGGESTION_NOUNS}|help|info|information|advice))?`;
+/**
+ * First-person acknowledgements that carry no durable information (norm). A promise to look at or remember what the
+ * other speaker just suggested says nothing of its own ("I'll definitely check them out!", "I'll keep those tips
+ * in mind"); with more after it, it is kept ("I'll keep that in mind when I repot the figs").
+ */
 export const FIRST_PERSON_SMALL_TALK = new RegExp(
   String.raw`^(?:i see|i understand|i know|i know right|i think so|i guess so|i hope so|i suppose so|i (?:really |just |honestly )?do not (?:really )?know|i do not think so|i am not sure(?: .*)?|i do not know (?:if|whether|what)(?: .*)?|i have no idea|i mean|i am (?:fine|good|ok|okay|great|well|alright|doing (?:well|good|fine|great|ok|okay|alright)|sorry|here|back|ready|done|in|out|listening)|i (?:really )?(?:love|like|appreciate|hate|enjoyed|loved|liked) (?:it|that|this|those|these|them|your \w+)(?: (?:one|idea|answer|suggestion|recipe|a lot|so much|very much))*|i (?:really |also |definitely |truly )?(?:love|like|appreciate|appreciated|loved|liked) (?:all )?(?:the|your|these|those)(?: \w+)? (?:tips|suggestions|advice|ideas|recommendations|info|information|explanation|explanations|help|template|list|breakdown|pointers|insights|input|feedback|guidance|resources|options)|(?:i think )?i remember now|i will (?:stop|leave it) (?:here|there)(?: for now)?|i am (?:happy|glad) (?:to help|i could help|i was able to help)|i will (?:try|do) (?:it|that|this)|${PROMISE}|i got it|me too|i am glad|i am happy to hear that|i am sorry to hear that|i have been meaning to (?:ask|tell you|mention)(?: .*)?|i (?:apologi[sz]e|am sorry)(?: for| about)?(?: .*)?|i (?:totally |completely |really |definitely )?(?:get|understand|feel) (?:it|that|you|what you mean)|i (?:totally |completely |definitely |also |strongly |fully )?agree|i could not agree (?:more|with you more)|i am (?:always )?here (?:for|to support) you(?: anytime| always| no matter what)?|i will keep you (?:posted|updated|in the loop)|i will let you know|i have (?:got )?to go(?: now)?(?:,? bye)?|i can tell)(?:,\s*[a-z]+)?(?:\s+(?:thanks|thank you|too|then|now|a lot|so much))*${THANKS_FOR}$`,
 );

@@ -22,23 +22,25 @@
  */
 import { analyze, contentWords } from '../text/terms';
 
+/** Parents, siblings and grandparents, as a family member or a relative is named by them. */
+const CLOSE_RELATIONS = 'mom dad mother father parents brother brothers sister sisters grandma grandpa';
+/** The relations outside the household a family member is also named by: "my cousin's wedding", "my aunt". */
+const EXTENDED_FAMILY = 'cousin cousins aunt aunts uncle uncles niece nieces nephew nephews';
+
 /**
  * The group words ("|" between them; a name may be two words) are matched as written, before stemming: a plural names the group ("my parents", "how many
  * kids"), while the singular of a relation names a role or a time ("became a parent", "when I was a kid"). A pet
  * and an instrument are the same thing in the singular ("my pet", "which instrument").
  */
-/** The relations outside the household a family member is also named by: "my cousin's wedding", "my aunt". */
-const EXTENDED_FAMILY = 'cousin cousins aunt aunts uncle uncles niece nieces nephew nephews';
-
 const GROUPS: Array<[groups: string, members: string]> = [
   ['siblings', 'brother brothers sister sisters'],
   ['parents', 'mother mom mum father dad'],
   ['kids|children', 'son sons daughter daughters'],
   ['grandparents', 'grandmother grandma grandfather grandpa'],
   ['grandchildren|grandkids', 'grandson grandsons granddaughter granddaughters'],
-  ['family members|family member', `fam kids children son sons daughter daughters husband wife mom dad mother father parents brother brothers sister sisters grandma grandpa ${EXTENDED_FAMILY}`],
+  ['family members|family member', `fam kids children son sons daughter daughters husband wife ${CLOSE_RELATIONS} ${EXTENDED_FAMILY}`],
   // "relatives" in the plural only: "relative" is also an adjective ("relative humidity")
-  ['relatives', `mom dad mother father parents brother brothers sister sisters grandma grandpa grandmother grandfather ${EXTENDED_FAMILY}`],
+  ['relatives', `${CLOSE_RELATIONS} grandmother grandfather ${EXTENDED_FAMILY}`],
   // the occasions a family marks, named by what they are: "my cousin's wedding", "my nephew's graduation"
   ['life event|life events', 'wedding weddings engagement funeral funerals graduation birth retirement divorce christening baptism'],
   ['pets|pet', 'dog dogs puppy cat cats kitten fish hamster rabbit parrot'],
