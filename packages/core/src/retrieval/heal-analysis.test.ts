@@ -1,11 +1,10 @@
 /** Rows loaded without their stored analysis get the load's, on an in-memory PGlite. */
-import { eq, memories, passages, sourceEvents } from '@memory/db';
+import { eq, memories, passages } from '@memory/db';
 import { describe, expect, it } from 'vitest';
 import { storePassages } from '../evidence/store';
 import { analyseForIndex } from '../text/analysis';
 import { useMemoryDatabase } from '../testing/memory-database';
-import { createTenant } from '../tenants/tenants';
-import { ensureUser } from '../users';
+import { seedMemories } from './seed-test-support';
 import { healMissingAnalysis, missingAnalysis } from './heal-analysis';
 import { HotTier } from './hot-tier';
 import { loadUserSet } from './load-user-set';
@@ -17,42 +16,8 @@ const TEXTS = ['The user adopted a beagle puppy named Biscuit.', 'The user moved
 /** A user with three memories and a conversation's passages; the first two memories and every passage without analysis. */
 async function setUp() {
   const db = database().db;
-  const tenant = await createTenant(db, `h-${Math.random()}`);
-  const tenantId = tenant.tenant_id;
-  const userId = await ensureUser(db, tenantId, 'u1');
-  const sourceEventId = crypto.randomUUID();
-  const observedAt = new Date('2024-05-02T10:00:00Z');
-  await db.insert(sourceEvents).values({
-    id: sourceEventId,
-    tenantId,
-    userId,
-    service: 'default',
-    eventId: 'evt_heal',
-    eventIdGenerated: 0,
-    observedAt,
-    receivedAt: observedAt,
-    payloadHash: 'h',
-    payload: null,
-  });
-  const ids: string[] = [];
-  for (const [i, content] of TEXTS.entries()) {
-    const id = crypto.randomUUID();
-    ids.push(id);
-    await db.insert(memories).values({
-      id,
-      tenantId,
-      userId,
-      content,
-      category: 'fact',
-      status: 'active',
-      importance: 0.5,
-      confidence: 0.9,
-      fingerprint: `fp-${i}`,
-      sourceEventId,
-      messageIndices: [0],
-      ...(i === 2 ? analyseForIndex(content) : {}),
-    });
-  }
+  // the first two memories without their analysis
+  const { tenantId, userId, sourceEventId, observedAt, ids } = await seedMemories(db, TEXTS, (content, i) => (i === 2 ? analyseForIndex(content) : {}));
   const messages = [
     { role: 'user' as const, content: 'We finally adopted Biscuit, a beagle puppy, from the shelter on Saturday.' },
     { role: 'assistant' as const, content: 'Congratulations! Beagles love long walks.' },

@@ -16,12 +16,18 @@ const STOP = new Set(
 );
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+/**
+ * A day or a count written as an ordinal is its number: "February 14th" is found by "14 February 2023" (the
+ * extraction writes dates that way), "my 18th birthday" by "turned 18". Digits only: "first" stays a word. Stored
+ * terms from before this rule were rewritten the same way by migration 0019 (keep the two in step).
+ */
+const ORDINAL = /^([0-9]+)(?:st|nd|rd|th)$/;
 const stemCache = new Map<string, string>();
 
 function stemWord(word: string): string {
   let s = stemCache.get(word);
   if (s === undefined) {
-    s = /^\p{N}+$/u.test(word) ? word : stem(word);
+    s = /^\p{N}+$/u.test(word) ? word : (ORDINAL.exec(word)?.[1] ?? stem(word));
     if (stemCache.size > 50_000) stemCache.clear();
     stemCache.set(word, s);
   }
