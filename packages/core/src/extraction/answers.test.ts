@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConversationMessage } from '../messages';
-import { aboutUser, isShortAnswer, questionAboutUser } from './answers';
+import { aboutUser, ellipticFollowUp, isShortAnswer, questionAboutUser } from './answers';
 import { extractMemories } from './builtin';
 
 const observedAt = new Date('2023-05-21T19:50:00Z');
@@ -39,6 +39,38 @@ describe('short answers keep the question they answer', () => {
     expect(run(assistant('Do you have any pets?'), user('I have a beagle called Moss.')).memories.map((m) => m.content)).toEqual([
       'The user has a beagle called Moss.',
     ]);
+  });
+});
+
+describe('a short follow-up asks about what the user just said', () => {
+  it('keeps the answer with the follow-up', () => {
+    const r = run(user('We keep bees in the garden behind the house.'), assistant('Lovely! Any honey yet?'), user('Yes, 14 jars this summer.'));
+    expect(r.memories.map((m) => [m.content, m.messageIndices])).toContainEqual([
+      'Asked "Any honey yet?", the user answered: Yes, 14 jars this summer.',
+      [2],
+    ]);
+    expect(run(user('I took up rowing.'), assistant('Nice. How often?'), user('Twice a week, on the canal.')).memories.map((m) => m.content)).toContain(
+      'Asked "How often?", the user answered: Twice a week, on the canal.',
+    );
+  });
+
+  it('not without the user speaking first, nor for a question with a verb, a person or an offer', () => {
+    expect(run(assistant('Any honey yet?'), user('Yes, 14 jars.')).memories).toEqual([]);
+    expect(run(user('I like quizzes.'), assistant('What is the capital of Peru?'), user('Lima, probably.')).memories.map((m) => m.content)).toEqual([
+      'The user likes quizzes.',
+    ]);
+    expect(run(user('My sister keeps bees.'), assistant('How many hives has she?'), user('Four, I think.')).memories.map((m) => m.content)).toEqual([
+      "The user's sister keeps bees.",
+    ]);
+    expect(run(user('I finished the course.'), assistant('Great. Any other questions?'), user('Not really.')).memories.map((m) => m.content)).toEqual([
+      'The user finished the course.',
+    ]);
+  });
+
+  it('ellipticFollowUp', () => {
+    for (const q of ['Any honey yet?', 'Which breed?', 'How far?', 'Since when?', 'What kind exactly?']) expect(ellipticFollowUp(q)).toBe(true);
+    for (const q of ['Why?', 'What is it called?', 'How was it?', 'Any more tips needed?', 'What else?', 'How about a walk?', 'How about "Accord"?'])
+      expect(ellipticFollowUp(q)).toBe(false);
   });
 });
 

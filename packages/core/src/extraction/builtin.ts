@@ -178,6 +178,7 @@ function shortAnswer(messages: ExtractionInput['messages'], index: number): Omit
     splitSentences(prev.content)
       .filter((x) => x.question)
       .map((x) => stripFillers(x.text).text),
+    messages[index - 2]?.role === 'user',
   );
   if (!question) return null;
   if (isSmallTalk(content) && !(YES_NO_ANSWER.test(content.trim()) && YES_NO_QUESTION.test(question))) return null;

@@ -41,7 +41,7 @@
  * nor is "a bunch / a pair of".
  */
 import { isOccupation } from '../text/occupations';
-import { conjugatePredicate } from './third-person';
+import { conjugatePredicate, firstPluralAsThird } from './third-person';
 
 type Gender = 'f' | 'm' | 'n';
 
@@ -378,14 +378,7 @@ export function rewriteWe(text: string, subject: string): string | null {
   if (!m) return null;
   const rest = text.slice(m[0].length).trim();
   const contraction = m[0].slice(m[1].length).replace('’', "'").toLowerCase();
-  const later = rest
-    .replace(/\bwe(?:'re|’re)\b/gi, 'they are')
-    .replace(/\bwe(?:'ve|’ve)\b/gi, 'they have')
-    .replace(/\bwe\b/gi, 'they')
-    .replace(/\bourselves\b/gi, 'themselves')
-    .replace(/\bours\b/gi, 'theirs')
-    .replace(/\bour\b/gi, 'their')
-    .replace(/\bus\b/g, 'them');
+  const later = firstPluralAsThird(rest);
   // "our house" is the user's house, whoever else shares it
   if (m[1].toLowerCase() === 'our') return `The user's ${later}`;
   const verb = { "'re": 'are', "'ve": 'have', "'ll": 'will', "'d": HAS_PARTICIPLE.test(rest) ? 'had' : 'would' }[contraction];

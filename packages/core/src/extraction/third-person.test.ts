@@ -81,3 +81,17 @@ describe('a verb that ends the clause', () => {
     expect(rewriteLater('that is why I keep baking what I bake!', false)).toBe('that is why the user keeps baking what the user bakes!');
   });
 });
+
+describe('"we", "us" and "our" after a subject the user shares', () => {
+  it('are the pair the subject names', () => {
+    expect(toThirdPerson('My wife Sarah and I keep bees in our garden.')).toBe("The user's wife Sarah and the user keep bees in their garden.");
+    expect(toThirdPerson('Me and Tomas painted our boat before we sailed it.')).toBe('The user and Tomas painted their boat before they sailed it.');
+    expect(rewriteLater("my brother and I think we've outgrown our flat", false)).toBe("the user's brother and the user think they have outgrown their flat");
+  });
+
+  it('not before that subject, nor when the user is the only subject', () => {
+    expect(rewriteLater('our neighbour says my brother and I are loud', false)).toBe("our neighbour says the user's brother and the user are loud");
+    expect(toThirdPerson('I love our home.')).toBe('The user loves our home.');
+    expect(toThirdPerson('I told my wife and she agreed.')).toBe("The user told the user's wife and she agreed.");
+  });
+});

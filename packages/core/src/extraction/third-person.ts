@@ -271,9 +271,37 @@ const TRAILING_PUNCT = /[\s.,;:!?…\-–—]+$/;
 /** The speaker named anywhere in a text ("I", "me", "my", … also inside "I'm", "I've"). */
 export const HAS_SELF = /\b(?:i|me|my|mine|myself)\b/i;
 
+/** Marks where a subject the user shares ends ("my wife and I| keep"), for `withSharedSubject`. */
+const SHARED = '\u0000';
+
+/**
+ * "We", "us" and "our" as "they", "them" and "their": after a subject the user shares with someone ("my wife Sarah
+ * and I", "me and Sarah") they are that pair ("… keep bees in our garden" → "… keep bees in their garden"), and
+ * after a "we" subject the group it named (pronouns.ts `rewriteWe`).
+ */
+export function firstPluralAsThird(s: string): string {
+  return s
+    .replace(/\bwe(?:'re|’re)\b/gi, 'they are')
+    .replace(/\bwe(?:'ve|’ve)\b/gi, 'they have')
+    .replace(/\bwe\b/gi, 'they')
+    .replace(/\bourselves\b/gi, 'themselves')
+    .replace(/\bours\b/gi, 'theirs')
+    .replace(/\bour\b/gi, 'their')
+    .replace(/\bus\b/g, 'them');
+}
+
+function withSharedSubject(s: string): string {
+  const at = s.indexOf(SHARED);
+  return at < 0 ? s : s.slice(0, at) + firstPluralAsThird(s.slice(at + 1).replaceAll(SHARED, ''));
+}
+
 /** First-person references anywhere in `s` rewritten to "the user" (see toThirdPerson for the subject). */
 export function rewriteLater(s: string, hasPastMarker: boolean): string {
   if (!HAS_SELF.test(s)) return s;
+  return withSharedSubject(rewriteFirstPerson(s, hasPastMarker));
+}
+
+function rewriteFirstPerson(s: string, hasPastMarker: boolean): string {
   let r = s;
   r = r.replace(LATER_IM, (_m, conj: string | undefined) => (conj ? `${conj}the user is` : 'the user is'));
   r = r.replace(LATER_IVE, 'the user has');
@@ -284,7 +312,8 @@ export function rewriteLater(s: string, hasPastMarker: boolean): string {
     return `${v ? (/^[A-Z]/.test(aux) ? v.charAt(0).toUpperCase() + v.slice(1) : v) : aux} the user`;
   });
   r = r.replace(LATER_I, (_m, conj: string | undefined, sp: string, next: string) => {
-    if (conj) return `${conj}the user${sp}${next}`; // "my wife and I live" – plural verb stays
+    // "my wife and I live" – plural verb stays, and "our" after it is the pair's
+    if (conj) return `${conj}the user${conj === 'and ' ? SHARED : ''}${sp}${next}`;
     return `the user ${conjugatePredicate(next, hasPastMarker)}`;
   });
   r = r.replace(LATER_I_END, 'the user');
@@ -332,7 +361,8 @@ function toUserForm(clause: string, hasPastMarker: boolean): string | null {
     head = I_D_HAD_NEXT.test(next) ? 'The user had' : 'The user would';
   } else if ((m = START_ME_AND.exec(s))) {
     head = 'The user and';
-    rest = s.slice(m[0].length);
+    // "me and Sarah renovated our kitchen": the pair's kitchen
+    rest = firstPluralAsThird(s.slice(m[0].length));
   } else if ((m = START_MY.exec(s))) {
     head = "The user's";
     rest = s.slice(m[0].length);
