@@ -10,6 +10,8 @@ describe('withGroupMembers', () => {
     expect(stems('How many siblings do I have?')).toEqual(expect.arrayContaining(analyze('brother sister')));
     expect(stems('What do my parents do for a living?')).toEqual(expect.arrayContaining(analyze('mom dad mother father')));
     expect(stems("What are my pets' names?")).toEqual(expect.arrayContaining(analyze('dog cat puppy')));
+    // pets with scales and shells are pets too
+    expect(stems('What pets does Ines have?')).toEqual(expect.arrayContaining(analyze('turtles snake gecko tortoise')));
     expect(stems('Which instruments have I been learning?')).toEqual(expect.arrayContaining(analyze('cello ukulele')));
     // a measure asked for is answered in its units: "I bought a 25 kg sack of flour", "I cycled 40 miles"
     expect(stems('What was the total weight of the flour I bought?')).toEqual(expect.arrayContaining(analyze('kg pounds lbs')));

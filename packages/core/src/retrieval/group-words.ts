@@ -43,7 +43,8 @@ const GROUPS: Array<[groups: string, members: string]> = [
   ['relatives', `${CLOSE_RELATIONS} grandmother grandfather ${EXTENDED_FAMILY}`],
   // the occasions a family marks, named by what they are: "my cousin's wedding", "my nephew's graduation"
   ['life event|life events', 'wedding weddings engagement funeral funerals graduation birth retirement divorce christening baptism'],
-  ['pets|pet', 'dog dogs puppy cat cats kitten fish hamster rabbit parrot'],
+  // the animals kept as pets, furred, feathered and scaled: "my turtles", "our snake Seraphim", "a guinea pig"
+  ['pets|pet', 'dog dogs puppy puppies cat cats kitten kittens fish goldfish hamster hamsters rabbit rabbits bunny parrot budgie parakeet guinea ferret gerbil chinchilla hedgehog turtle turtles tortoise snake snakes lizard gecko iguana'],
   ['instruments|instrument', 'guitar piano violin cello drums ukulele flute saxophone trumpet clarinet harp keyboard'],
   ['weight|weigh|weighs|weighed', 'pound pounds lb lbs kilogram kilograms kg kilo kilos ounce ounces oz ton tons gram grams'],
   ['distance', 'mile miles kilometer kilometers kilometre kilometres km'],
