@@ -25,7 +25,10 @@
  * | last year / this year / next year / N years ago | in 2022 / in 2023 / in 2024 / in <year − N> |
  * | last summer/winter/spring/fall/autumn        | in summer 2022 (the latest such season that ended before the date) |
  * | on / since / by / until / before / after / from 5/2 (or 5/2/2023) | on 2 May 2023 (month first; the year nearest the date, before it after "since", after it after "by"/"until") |
+ * | on / for / since / last … Valentine's Day, Halloween, Christmas, Easter … | on Valentine's Day (14 February 2023) (holidays.ts) |
  */
+
+import { HOLIDAY, holidayDay } from './holidays';
 
 const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -53,7 +56,8 @@ function num(word: string): number | null {
 
 interface Rule {
   re: RegExp;
-  to: (m: RegExpExecArray, d: Date) => string | null;
+  /** `text`: the whole text the expression is in. */
+  to: (m: RegExpExecArray, d: Date, text: string) => string | null;
 }
 
 const NUM = String.raw`(\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|twenty|thirty)`;
@@ -138,6 +142,14 @@ const RULES: Rule[] = [
   { re: /\blast (summer|winter|spring|fall|autumn)\b/gi, to: (m, d) => seasonBefore(m[1], d) },
   // "on 2/15", "since 3/27", "by 12/1/2023": a day written in numbers after a preposition of time
   { re: /\b(on|since|by|until|till|before|after|from) (\d{1,2})\/(\d{1,2})(?:\/(\d{4}|\d{2}))?(?![\d/])(?! of\b)/gi, to: (m, d) => numericDay(m, d) },
+  // "back on Valentine's Day" → "back on Valentine's Day (14 February 2023)" (holidays.ts)
+  {
+    re: HOLIDAY,
+    to: (m, d, text) => {
+      const date = holidayDay(m, d, text);
+      return date ? `${m[0]} (${formatDay(date)})` : null;
+    },
+  },
 ];
 
 /**
@@ -199,9 +211,10 @@ export function resolveRelativeDates(text: string, observedAt: Date): string {
   let out = text;
   for (const rule of RULES) {
     rule.re.lastIndex = 0;
+    const text = out;
     out = out.replace(rule.re, (...args) => {
       const m = args.slice(0, -2) as unknown as RegExpExecArray;
-      const to = rule.to(m, day);
+      const to = rule.to(m, day, text);
       return to === null ? m[0] : matchCase(m[0], to);
     });
   }
