@@ -213,7 +213,7 @@ export function resolveRelativeDates(text: string, observedAt: Date): string {
     rule.re.lastIndex = 0;
     const text = out;
     out = out.replace(rule.re, (...args) => {
-      const m = args.slice(0, -2) as unknown as RegExpExecArray;
+      const m = Object.assign(args.slice(0, -2), { index: args[args.length - 2] as number }) as unknown as RegExpExecArray;
       const to = rule.to(m, day, text);
       return to === null ? m[0] : matchCase(m[0], to);
     });

@@ -39,6 +39,13 @@ describe('a holiday said as a day', () => {
     expect(r('next Easter', new Date('2023-04-09T12:00:00Z'))).toBe('next Easter (31 March 2024)');
     expect(r('for Halloween 2021 the user was a pirate')).toBe('for Halloween 2021 (31 October 2021) the user was a pirate');
     expect(r('The user is hosting for Christmas this year.')).toBe('The user is hosting for Christmas (25 December 2023) in 2023.');
+    // the tense of the holiday's own clause first
+    expect(r('The user is thinking of a game night with Scattergories, which the family played on New Year\'s Eve.', new Date('2024-01-10T10:00:00Z'))).toContain(
+      '(31 December 2023)',
+    );
+    expect(r("The user played chess on New Year's Eve and will play again on Valentine's Day.", new Date('2024-01-10T10:00:00Z'))).toBe(
+      "The user played chess on New Year's Eve (31 December 2023) and will play again on Valentine's Day (14 February 2024).",
+    );
     // a question about the past, a plan said with an adjective
     expect(r("How did you find playing Codenames on New Year's Eve?", new Date('2023-12-20T10:00:00Z'))).toContain('(31 December 2022)');
     expect(r('The user is excited to decorate the flat for Halloween.', new Date('2023-12-20T10:00:00Z'))).toContain('(31 October 2024)');

@@ -18,8 +18,9 @@
  * "next"; the latest not after it after "since" and the first not before it
  * after "by", "until" and "till"; a year said after it ("for Christmas this year"); the first not before the
  * conversation's day when the text speaks of a plan ("will", "going to", "planning", "can't wait", …), the latest
- * not after it when it tells of the past ("volunteered", "went", "was"; not "is excited"); otherwise the one
- * nearest the conversation's day (the earlier when two are as near).
+ * not after it when it tells of the past ("volunteered", "went", "was"; not "is excited"), read first in the
+ * holiday's own clause ("thinking of a game night, like the Scattergories we played on New Year's Eve": the
+ * past); otherwise the one nearest the conversation's day (the earlier when two are as near).
  */
 import { isPastForm } from './third-person';
 
@@ -117,5 +118,20 @@ export function holidayDay(m: RegExpExecArray, day: Date, text: string): Date | 
   const year = written ?? said;
   if (!year && HABIT.test(text)) return null;
   if (year) return holidayIn(name, Number(year));
-  return pick(word, name, day, FUTURE.test(text) ? 'future' : saidOfThePast(text) ? 'past' : 'unknown');
+  return pick(word, name, day, tenseOf(clauseBefore(text, m.index)) ?? tenseOf(text) ?? 'unknown');
+}
+
+/** Where the clause that holds the holiday opens: after the last comma, bracket, dash or relative word before it. */
+const CLAUSE_OPENING = /.*(?:[,;:(]|\s[-–—]\s|\b(?:which|that|when|where|and|but|because|since|so)\b)/s;
+
+/** The words from the opening of the holiday's clause up to the holiday. */
+function clauseBefore(text: string, at: number): string {
+  const before = text.slice(0, at);
+  const opening = CLAUSE_OPENING.exec(before);
+  return opening ? before.slice(opening[0].length) : before;
+}
+
+/** A plan's or the past's tense in `words`, or null when they show neither. */
+function tenseOf(words: string): Tense | null {
+  return FUTURE.test(words) ? 'future' : saidOfThePast(words) ? 'past' : null;
 }
