@@ -211,10 +211,10 @@ export function resolveRelativeDates(text: string, observedAt: Date): string {
   let out = text;
   for (const rule of RULES) {
     rule.re.lastIndex = 0;
-    const text = out;
+    const before = out;
     out = out.replace(rule.re, (...args) => {
       const m = Object.assign(args.slice(0, -2), { index: args[args.length - 2] as number }) as unknown as RegExpExecArray;
-      const to = rule.to(m, day, text);
+      const to = rule.to(m, day, before);
       return to === null ? m[0] : matchCase(m[0], to);
     });
   }

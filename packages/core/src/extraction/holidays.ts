@@ -43,7 +43,7 @@ const FIXED: Record<string, Day> = {
 const NAMES = String.raw`new year['’]s (?:day|eve)|valentine['’]?s day|(?:st\.?|saint) patrick['’]s day|halloween|christmas(?: eve| day)?|boxing day|easter(?: sunday)?`;
 const PART_OF_DAY = String.raw`(?: (?:morning|afternoon|evening|night|dinner|lunch|brunch|weekend))?`;
 /** What a holiday names when it is no day: "Christmas gifts", "Easter break", "Halloween costumes". */
-const THING_AFTER = String.raw`(?! (?:time|times|break|holidays?|season|vacation|party|parties|tree|trees|shopping|cards?|gifts?|presents?|decorations?|lights|markets?|movies?|songs?|carols?|sweaters?|jumpers?|costumes?|candy|cookies|eggs?|bunny|baskets?|egg hunt|sales?|spirit|music|menu|card)\b)`;
+const THING_AFTER = String.raw`(?! (?:time|times|break|holidays?|season|vacation|party|parties|tree|trees|shopping|cards?|gifts?|presents?|decorations?|lights|markets?|movies?|songs?|carols?|sweaters?|jumpers?|costumes?|candy|cookies|eggs?|bunny|baskets?|egg hunt|sales?|spirit|music|menu)\b)`;
 /**
  * A holiday said as a day: [1] the word before it, [2] its name, [3] a year written after it ("Christmas 2021") or
  * [4] a year said after it, left in the text ("for Christmas in 2023": dates.ts wrote "this year" so).
@@ -102,8 +102,7 @@ function pick(word: string, name: string, day: Date, tense: Tense): Date | null 
   const years = [y - 1, y, y + 1].map((c) => holidayIn(name, c)).filter((d): d is Date => d !== null);
   const t = day.getTime();
   const w = word.toLowerCase();
-  const before = years.filter((d) => d.getTime() < t);
-  if (w === 'last' || w === 'this past') return before.at(-1) ?? null;
+  if (w === 'last' || w === 'this past') return years.filter((d) => d.getTime() < t).at(-1) ?? null;
   if (w === 'next' || w === 'this coming') return years.find((d) => d.getTime() > t) ?? null;
   if (w === 'since' || (tense === 'past' && w !== 'by' && w !== 'until' && w !== 'till')) return years.filter((d) => d.getTime() <= t).at(-1) ?? null;
   if (tense === 'future') return years.find((d) => d.getTime() >= t) ?? null;
